@@ -1,0 +1,202 @@
+//! The history functions, exported to JS.
+
+use wasm_bindgen::prelude::*;
+
+use super::convert::{materialize, read_array, read_format, read_options, to_js_error, JsNode};
+use super::types::{FormatOptionsArg, MessageList, PruneOptionsArg};
+use crate::api;
+use crate::error::InputError;
+use crate::history::{COMPACTION_MARKER_NAME, DEFAULT_MAX_TOKENS};
+use crate::node::{Kind, Node};
+use crate::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
+
+/// The `name` that tags a system message as a compaction summary.
+#[wasm_bindgen(js_name = compactionMarkerName)]
+pub fn compaction_marker_name() -> String {
+    COMPACTION_MARKER_NAME.to_string()
+}
+
+/// The budget used when none is given.
+#[wasm_bindgen(js_name = defaultMaxTokens)]
+pub fn default_max_tokens() -> f64 {
+    DEFAULT_MAX_TOKENS as f64
+}
+
+/// The estimated tokens of what the model sees of `messages`: the sum of each
+/// message's estimate.
+///
+/// ```ts
+/// estimateTokens([{ role: "user", content: "Fix the failing test" }]); // 8
+/// ```
+#[wasm_bindgen(js_name = estimateTokens)]
+pub fn estimate_tokens(
+    messages: MessageList,
+    options: Option<FormatOptionsArg>,
+) -> Result<f64, JsValue> {
+    let messages = read_array(&messages, "messages")?;
+    let format = read_format(
+        &read_options(
+            options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
+            "options",
+        )?,
+        "options",
+    )?;
+    api::estimate_tokens(&messages, format)
+        .map(|tokens| tokens as f64)
+        .map_err(to_js_error)
+}
+
+/// Whether the estimate of `effective` is over `maxTokens` (default 60,000).
+///
+/// ```ts
+/// if (needsCompaction(effectiveHistory(all), 128_000)) { compactNow(); }
+/// ```
+#[wasm_bindgen(js_name = needsCompaction)]
+pub fn needs_compaction(
+    effective: MessageList,
+    max_tokens: Option<f64>,
+    options: Option<FormatOptionsArg>,
+) -> Result<bool, JsValue> {
+    let effective = read_array(&effective, "effective")?;
+    let format = read_format(
+        &read_options(
+            options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
+            "options",
+        )?,
+        "options",
+    )?;
+    api::needs_compaction(
+        &effective,
+        max_tokens.unwrap_or(DEFAULT_MAX_TOKENS as f64),
+        format,
+    )
+    .map_err(to_js_error)
+}
+
+/// Everything from the newest compaction marker on, the marker first; the
+/// whole history when there is none.
+///
+/// ```ts
+/// const effective = effectiveHistory(storedMessages);
+/// ```
+#[wasm_bindgen(js_name = effectiveHistory)]
+pub fn effective_history(
+    all: MessageList,
+    options: Option<FormatOptionsArg>,
+) -> Result<MessageList, JsValue> {
+    let all_nodes = read_array(&all, "all")?;
+    let format = read_format(
+        &read_options(
+            options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
+            "options",
+        )?,
+        "options",
+    )?;
+    let plan = api::effective_history(&all_nodes, format).map_err(to_js_error)?;
+    Ok(materialize(&all_nodes, &plan, DEFAULT_PLACEHOLDER).unchecked_into())
+}
+
+/// The cheap first pass: old tool results' content becomes a placeholder,
+/// keeping the newest turns and the newest tool output whole.
+///
+/// ```ts
+/// const messages = pruneForModel(effective, { protectTurns: 2, protectTokens: 40_000 });
+/// ```
+#[wasm_bindgen(js_name = pruneForModel)]
+pub fn prune_for_model(
+    effective: MessageList,
+    options: Option<PruneOptionsArg>,
+) -> Result<MessageList, JsValue> {
+    let nodes = read_array(&effective, "effective")?;
+    let options_node = read_options(
+        options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
+        "options",
+    )?;
+    let format = read_format(&options_node, "options")?;
+    let options = read_prune_options(&options_node).map_err(to_js_error)?;
+    let plan = api::prune_for_model(&nodes, &options, format).map_err(to_js_error)?;
+    Ok(materialize(&nodes, &plan, &options.placeholder).unchecked_into())
+}
+
+/// The fallback when summarising fails: the leading system messages and the
+/// newest whole user turns that fit in `maxTokens`.
+///
+/// ```ts
+/// const messages = emergencyPrune(effective, 60_000);
+/// ```
+#[wasm_bindgen(js_name = emergencyPrune)]
+pub fn emergency_prune(
+    effective: MessageList,
+    max_tokens: Option<f64>,
+    options: Option<FormatOptionsArg>,
+) -> Result<MessageList, JsValue> {
+    let nodes = read_array(&effective, "effective")?;
+    let format = read_format(
+        &read_options(
+            options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
+            "options",
+        )?,
+        "options",
+    )?;
+    let plan = api::emergency_prune(
+        &nodes,
+        max_tokens.unwrap_or(DEFAULT_MAX_TOKENS as f64),
+        format,
+    )
+    .map_err(to_js_error)?;
+    Ok(materialize(&nodes, &plan, DEFAULT_PLACEHOLDER).unchecked_into())
+}
+
+fn read_prune_options(options: &JsNode) -> Result<PruneOptions, InputError> {
+    let mut result = PruneOptions::default();
+    if let Some(turns) = number_option(options, "protectTurns")? {
+        if turns.fract() != 0.0 {
+            return Err(InputError::range_error(format!(
+                "options.protectTurns must be a whole number, got {turns}"
+            )));
+        }
+        result.protect_turns = turns as usize;
+    }
+    if let Some(tokens) = number_option(options, "protectTokens")? {
+        result.protect_tokens = tokens;
+    }
+    if let Some(savings) = number_option(options, "minimumSavings")? {
+        result.minimum_savings = savings;
+    }
+    match options.field("placeholder") {
+        Err(thrown) => {
+            return Err(InputError::type_error(format!(
+                "options.placeholder could not be read: {thrown}"
+            )))
+        }
+        Ok(None) => {}
+        Ok(Some(value)) => match value.0.as_string() {
+            Some(text) => result.placeholder = text,
+            None => {
+                return Err(InputError::type_error(format!(
+                    "options.placeholder must be a string, got {}",
+                    value.kind().describe()
+                )))
+            }
+        },
+    }
+    Ok(result)
+}
+
+/// A non-negative finite number option, named `options.KEY` in errors.
+fn number_option(options: &JsNode, key: &str) -> Result<Option<f64>, InputError> {
+    let name = format!("options.{key}");
+    match options.field(key) {
+        Err(thrown) => Err(InputError::type_error(format!(
+            "{name} could not be read: {thrown}"
+        ))),
+        Ok(None) => Ok(None),
+        Ok(Some(value)) if value.kind() == Kind::Number => {
+            crate::error::check_non_negative(value.number().unwrap_or(f64::NAN), &name).map(Some)
+        }
+        Ok(Some(value)) => Err(InputError::type_error(format!(
+            "{name} must be a number, got {}",
+            value.kind().describe()
+        ))),
+    }
+}

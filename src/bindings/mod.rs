@@ -1,0 +1,16 @@
+//! The only module that knows about JavaScript: it reads JS values through the
+//! core's `Node` trait, calls the core, and turns its answers back into JS
+//! values and its errors into `TypeError`s and `RangeError`s.
+
+mod convert;
+mod history;
+mod types;
+
+use wasm_bindgen::prelude::*;
+
+/// Runs once when the module is instantiated: a Rust panic then reaches the
+/// console with its message instead of a bare "unreachable".
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}

@@ -1,0 +1,183 @@
+//! The message formats the package reads, how a history's format is found, and
+//! the field-reading helpers that give every error its argument, index and
+//! field.
+
+pub mod openai_chat;
+
+use std::borrow::Cow;
+
+use crate::error::InputError;
+use crate::node::{Kind, Node};
+use crate::view::MessageView;
+
+/// A message format that JS agent loops store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    OpenAiChat,
+}
+
+/// Every format, in the order preferred when a history fits several (a
+/// history of plain text messages reads the same in all of them).
+pub const ALL_FORMATS: &[Format] = &[Format::OpenAiChat];
+
+impl Format {
+    /// The name used by the `format` option.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::OpenAiChat => "openai-chat",
+        }
+    }
+
+    pub fn parse(name: &str, argument: &str) -> Result<Format, InputError> {
+        ALL_FORMATS
+            .iter()
+            .copied()
+            .find(|format| format.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<String> = ALL_FORMATS
+                    .iter()
+                    .map(|f| format!("\"{}\"", f.name()))
+                    .collect();
+                InputError::type_error(format!(
+                    "{argument} must be one of {}, got \"{name}\"",
+                    names.join(", ")
+                ))
+            })
+    }
+
+    /// A cheap shape check: could this message be of this format?
+    fn accepts<N: Node>(self, message: &N) -> bool {
+        match self {
+            Format::OpenAiChat => openai_chat::accepts(message),
+        }
+    }
+
+    /// Reads one message of this format, checking every field it uses.
+    pub fn view<N: Node>(self, message: &N, at: &At) -> Result<MessageView, InputError> {
+        match self {
+            Format::OpenAiChat => openai_chat::view(message, at),
+        }
+    }
+}
+
+/// Where a message is, for error messages, and the placeholder that marks a
+/// tool result as already cleared.
+#[derive(Clone, Copy, Debug)]
+pub struct At<'a> {
+    pub argument: &'a str,
+    pub index: usize,
+    pub placeholder: &'a str,
+}
+
+impl At<'_> {
+    /// `effective[3].tool_calls[0].id`
+    pub fn path(&self, field: &str) -> String {
+        if field.is_empty() {
+            format!("{}[{}]", self.argument, self.index)
+        } else {
+            format!("{}[{}].{field}", self.argument, self.index)
+        }
+    }
+
+    pub fn type_error(&self, field: &str, expected: &str, got: Kind) -> InputError {
+        InputError::type_error(format!(
+            "{} must be {expected}, got {}",
+            self.path(field),
+            got.describe()
+        ))
+    }
+
+    /// A field, `None` when absent; an error when reading it threw.
+    pub fn get<N: Node>(&self, value: &N, field: &str, key: &str) -> Result<Option<N>, InputError> {
+        value.field(key).map_err(|thrown| {
+            InputError::type_error(format!("{} could not be read: {thrown}", self.path(field)))
+        })
+    }
+
+    /// An optional string field.
+    pub fn string<'v, N: Node>(
+        &self,
+        value: &'v N,
+        field: &str,
+        key: &str,
+    ) -> Result<Option<N>, InputError> {
+        match self.get(value, field, key)? {
+            None => Ok(None),
+            Some(child) if child.kind() == Kind::String => Ok(Some(child)),
+            Some(child) => Err(self.type_error(field, "a string", child.kind())),
+        }
+    }
+
+    /// A string field that must be there.
+    pub fn required_string<N: Node>(
+        &self,
+        value: &N,
+        field: &str,
+        key: &str,
+    ) -> Result<String, InputError> {
+        match self.string(value, field, key)? {
+            Some(child) => Ok(child.text().map(Cow::into_owned).unwrap_or_default()),
+            None => Err(self.type_error(field, "a string", Kind::Undefined)),
+        }
+    }
+
+    /// An element of an array; an error when reading it threw.
+    pub fn item<N: Node>(&self, array: &N, field: &str, index: usize) -> Result<N, InputError> {
+        array.item(index).map_err(|thrown| {
+            InputError::type_error(format!("{} could not be read: {thrown}", self.path(field)))
+        })
+    }
+}
+
+/// Finds a history's format, or checks the one forced by the caller, and
+/// reads every message. A history that mixes formats is refused at the first
+/// message that does not fit the ones before it.
+pub fn read_history<N: Node>(
+    messages: &[N],
+    forced: Option<Format>,
+    argument: &str,
+    placeholder: &str,
+) -> Result<(Format, Vec<MessageView>), InputError> {
+    let at = |index| At {
+        argument,
+        index,
+        placeholder,
+    };
+    let format = match forced {
+        Some(format) => format,
+        None => detect(messages, &at)?,
+    };
+    let views = messages
+        .iter()
+        .enumerate()
+        .map(|(index, message)| format.view(message, &at(index)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((format, views))
+}
+
+fn detect<'a, N: Node>(messages: &[N], at: &dyn Fn(usize) -> At<'a>) -> Result<Format, InputError> {
+    let mut candidates: Vec<Format> = ALL_FORMATS.to_vec();
+    for (index, message) in messages.iter().enumerate() {
+        if message.kind() != Kind::Object {
+            return Err(at(index).type_error("", "a message object", message.kind()));
+        }
+        let fitting: Vec<Format> = candidates
+            .iter()
+            .copied()
+            .filter(|f| f.accepts(message))
+            .collect();
+        if fitting.is_empty() {
+            // Read it as the format so far: a broken field gets its own error.
+            let format_so_far = candidates[0];
+            format_so_far.view(message, &at(index))?;
+            let names: Vec<&str> = candidates.iter().map(|f| f.name()).collect();
+            return Err(InputError::type_error(format!(
+                "{} does not match the format of the messages before it ({}): a history must not mix formats",
+                at(index).path(""),
+                names.join(" or ")
+            )));
+        }
+        candidates = fitting;
+    }
+    Ok(candidates[0])
+}

@@ -1,0 +1,16 @@
+//! kram-compaction keeps a long LLM agent session's history inside the model's
+//! context budget. Everything outside `bindings` is plain Rust, tested natively;
+//! `bindings` is the only module that knows about JavaScript.
+
+pub mod api;
+pub mod error;
+pub mod estimate;
+pub mod formats;
+pub mod history;
+pub mod node;
+pub mod plan;
+pub mod prune;
+pub mod view;
+
+#[cfg(target_arch = "wasm32")]
+mod bindings;

@@ -1,0 +1,101 @@
+//! A read-only view of a JSON-like value. The format rules are written once
+//! against this trait, so they run over JS objects in WebAssembly and over
+//! `serde_json` values in native tests and the fuzzer.
+
+use std::borrow::Cow;
+
+/// The JS type of a value, as far as the format rules care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Undefined,
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+    /// Functions, symbols, BigInt and anything else JSON cannot hold.
+    Other,
+}
+
+impl Kind {
+    /// The word used in error messages ("got number").
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Undefined => "undefined",
+            Kind::Null => "null",
+            Kind::Bool => "boolean",
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Array => "array",
+            Kind::Object => "object",
+            Kind::Other => "a non-JSON value",
+        }
+    }
+}
+
+pub trait Node: Sized {
+    fn kind(&self) -> Kind;
+
+    /// A field of an object. `Ok(None)` when it is absent or undefined (or
+    /// `self` is not an object); `Err` with a description when reading it threw
+    /// (a getter or a Proxy trap).
+    fn field(&self, key: &str) -> Result<Option<Self>, String>;
+
+    /// The text of a string value, `None` for anything else.
+    fn text(&self) -> Option<Cow<'_, str>>;
+
+    /// The length of an array, `None` for anything else.
+    fn array_len(&self) -> Option<usize>;
+
+    /// An element of an array; `Err` when reading it threw.
+    fn item(&self, index: usize) -> Result<Self, String>;
+
+    /// The own enumerable string keys of an object, in order.
+    fn keys(&self) -> Result<Vec<String>, String>;
+
+    fn number(&self) -> Option<f64>;
+}
+
+impl Node for &serde_json::Value {
+    fn kind(&self) -> Kind {
+        use serde_json::Value;
+        match self {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+
+    fn field(&self, key: &str) -> Result<Option<Self>, String> {
+        Ok(self.as_object().and_then(|object| object.get(key)))
+    }
+
+    fn text(&self) -> Option<Cow<'_, str>> {
+        self.as_str().map(Cow::Borrowed)
+    }
+
+    fn array_len(&self) -> Option<usize> {
+        self.as_array().map(Vec::len)
+    }
+
+    fn item(&self, index: usize) -> Result<Self, String> {
+        self.as_array()
+            .and_then(|items| items.get(index))
+            .ok_or_else(|| format!("no element at {index}"))
+    }
+
+    fn keys(&self) -> Result<Vec<String>, String> {
+        Ok(self
+            .as_object()
+            .map(|object| object.keys().cloned().collect())
+            .unwrap_or_default())
+    }
+
+    fn number(&self) -> Option<f64> {
+        self.as_f64()
+    }
+}

@@ -1,0 +1,97 @@
+//! What a history function returns, before it is turned back into messages:
+//! for each output message, which input message it is and what (if anything)
+//! was replaced in it. Unchanged messages go back as the very same objects.
+
+use serde_json::Value;
+
+use crate::view::{Edit, PathStep, Replacement};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// The input message at this index, as it is.
+    Keep(usize),
+    /// A copy of the input message at `index` with the payloads at `edits`
+    /// replaced by the placeholder.
+    Edited {
+        index: usize,
+        edits: Vec<(Vec<PathStep>, Replacement)>,
+    },
+}
+
+impl Output {
+    pub fn index(&self) -> usize {
+        match self {
+            Output::Keep(index) | Output::Edited { index, .. } => *index,
+        }
+    }
+}
+
+/// Every message of `0..len`, with the edits (sorted by message) applied.
+pub fn with_edits(len: usize, edits: Vec<Edit>) -> Vec<Output> {
+    let mut outputs: Vec<Output> = (0..len).map(Output::Keep).collect();
+    for edit in edits {
+        let slot = &mut outputs[edit.message];
+        match slot {
+            Output::Keep(index) => {
+                *slot = Output::Edited {
+                    index: *index,
+                    edits: vec![(edit.path, edit.replacement)],
+                };
+            }
+            Output::Edited { edits, .. } => edits.push((edit.path, edit.replacement)),
+        }
+    }
+    outputs
+}
+
+/// The value a payload is replaced with, as JSON.
+pub fn replacement_json(replacement: Replacement, placeholder: &str) -> Value {
+    match replacement {
+        Replacement::Placeholder => Value::String(placeholder.to_string()),
+        Replacement::Tagged {
+            fields,
+            placeholder_key,
+        } => {
+            let mut object = serde_json::Map::new();
+            for (key, value) in fields {
+                object.insert((*key).to_string(), Value::String((*value).to_string()));
+            }
+            object.insert(
+                placeholder_key.to_string(),
+                Value::String(placeholder.to_string()),
+            );
+            Value::Object(object)
+        }
+    }
+}
+
+/// Builds the output messages from JSON input: what the bindings do with JS
+/// objects, for native tests and the fuzzer.
+pub fn materialize_json(input: &[Value], outputs: &[Output], placeholder: &str) -> Vec<Value> {
+    outputs
+        .iter()
+        .map(|output| match output {
+            Output::Keep(index) => input[*index].clone(),
+            Output::Edited { index, edits } => {
+                let mut message = input[*index].clone();
+                for (path, replacement) in edits {
+                    if let Some(slot) = path_mut(&mut message, path) {
+                        *slot = replacement_json(*replacement, placeholder);
+                    }
+                }
+                message
+            }
+        })
+        .collect()
+}
+
+fn path_mut<'v>(value: &'v mut Value, path: &[PathStep]) -> Option<&'v mut Value> {
+    let mut current = value;
+    for step in path {
+        current = match step {
+            PathStep::Key(key) => current.get_mut(*key)?,
+            PathStep::Index(index) => current.get_mut(*index)?,
+        };
+    }
+    Some(current)
+}

@@ -1,0 +1,152 @@
+use serde_json::{json, Value};
+
+use crate::api;
+use crate::plan::{materialize_json, Output};
+use crate::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
+
+fn user(text: &str) -> Value {
+    json!({ "role": "user", "content": text })
+}
+
+fn call(id: &str) -> Value {
+    json!({ "role": "assistant", "content": null,
+            "tool_calls": [{ "id": id, "type": "function", "function": { "name": "read", "arguments": "{}" } }] })
+}
+
+fn result(id: &str, words: usize) -> Value {
+    json!({ "role": "tool", "tool_call_id": id, "content": "word ".repeat(words) })
+}
+
+/// Three turns, each with one tool call whose result is `words` long.
+fn session(words: usize) -> Vec<Value> {
+    let mut messages = vec![json!({ "role": "system", "content": "You are helpful." })];
+    for turn in 0..3 {
+        let id = format!("call_{turn}");
+        messages.extend([
+            user("next"),
+            call(&id),
+            result(&id, words),
+            json!({ "role": "assistant", "content": "done" }),
+        ]);
+    }
+    messages
+}
+
+/// The format rules read `&Value`s.
+fn refs(values: &[Value]) -> Vec<&Value> {
+    values.iter().collect()
+}
+
+fn small_options() -> PruneOptions {
+    PruneOptions {
+        protect_turns: 1,
+        protect_tokens: 0.0,
+        minimum_savings: 10.0,
+        ..PruneOptions::default()
+    }
+}
+
+#[test]
+fn old_tool_results_are_cleared_and_the_protected_turns_kept() {
+    let input = session(100);
+    let plan = api::prune_for_model(&refs(&input), &small_options(), None).unwrap();
+    let output = materialize_json(&input, &plan, DEFAULT_PLACEHOLDER);
+    assert_eq!(output.len(), input.len());
+    assert_eq!(output[3]["content"], DEFAULT_PLACEHOLDER);
+    assert_eq!(output[7]["content"], DEFAULT_PLACEHOLDER);
+    assert_eq!(output[11], input[11], "the newest turn is protected");
+    assert_eq!(output[3]["tool_call_id"], "call_0", "other fields survive");
+}
+
+#[test]
+fn nothing_changes_below_the_minimum_savings() {
+    let input = session(5);
+    let options = PruneOptions {
+        minimum_savings: 1_000.0,
+        ..small_options()
+    };
+    let plan = api::prune_for_model(&refs(&input), &options, None).unwrap();
+    assert!(plan.iter().all(|output| matches!(output, Output::Keep(_))));
+}
+
+#[test]
+fn protect_tokens_keeps_the_newest_old_output_whole() {
+    let input = session(100);
+    // Each result is about 100 tokens: a 150-token allowance keeps one.
+    let options = PruneOptions {
+        protect_tokens: 150.0,
+        ..small_options()
+    };
+    let output = materialize_json(
+        &input,
+        &api::prune_for_model(&refs(&input), &options, None).unwrap(),
+        DEFAULT_PLACEHOLDER,
+    );
+    assert_eq!(output[3]["content"], DEFAULT_PLACEHOLDER);
+    assert_eq!(output[7], input[7]);
+}
+
+#[test]
+fn cleared_results_are_not_counted_again() {
+    let input = session(100);
+    let once = materialize_json(
+        &input,
+        &api::prune_for_model(&refs(&input), &small_options(), None).unwrap(),
+        DEFAULT_PLACEHOLDER,
+    );
+    let twice = api::prune_for_model(&refs(&once), &small_options(), None).unwrap();
+    assert!(
+        twice.iter().all(|output| matches!(output, Output::Keep(_))),
+        "a second pass changes nothing"
+    );
+}
+
+#[test]
+fn emergency_prune_keeps_leading_system_and_newest_whole_turns() {
+    let input = session(100);
+    let all = api::estimate_tokens(&refs(&input), None).unwrap() as f64;
+    let indices = |max: f64| -> Vec<usize> {
+        api::emergency_prune(&refs(&input), max, None)
+            .unwrap()
+            .iter()
+            .map(Output::index)
+            .collect()
+    };
+    assert_eq!(indices(all), (0..input.len()).collect::<Vec<_>>());
+    // A tiny budget still keeps the system message and the newest turn.
+    assert_eq!(indices(1.0), vec![0, 9, 10, 11, 12]);
+    let two_turns = api::estimate_tokens(&refs(&input[5..]), None).unwrap() as f64
+        + api::estimate_tokens(&refs(&input[..1]), None).unwrap() as f64;
+    assert_eq!(
+        indices(two_turns),
+        [0].into_iter().chain(5..13).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_history_without_user_messages_comes_back_whole() {
+    let input = vec![
+        json!({ "role": "system", "content": "x" }),
+        json!({ "role": "assistant", "content": "y" }),
+    ];
+    let plan = api::emergency_prune(&refs(&input), 1.0, None).unwrap();
+    assert_eq!(plan, vec![Output::Keep(0), Output::Keep(1)]);
+}
+
+#[test]
+fn bad_input_names_the_index_and_field() {
+    let input = vec![user("hi"), json!({ "role": 7 })];
+    let error = api::estimate_tokens(&refs(&input), None).unwrap_err();
+    assert_eq!(
+        error.message,
+        "messages[1].role must be a string, got number"
+    );
+    let input = vec![json!({ "role": "assistant", "tool_calls": [{ "id": 3 }] })];
+    let error = api::estimate_tokens(&refs(&input), None).unwrap_err();
+    assert_eq!(
+        error.message,
+        "messages[0].tool_calls[0].id must be a string, got number"
+    );
+    let error = api::needs_compaction(&refs(&[user("hi")]), 0.0, None).unwrap_err();
+    assert_eq!(error.kind, crate::error::ErrorKind::Range);
+}

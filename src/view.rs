@@ -1,0 +1,138 @@
+//! The format-neutral view of one message: everything the history rules need
+//! to know, whatever format the message is stored in.
+
+use crate::estimate;
+use crate::node::{Kind, Node};
+
+/// What a message is for turn boundaries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoleKind {
+    System,
+    User,
+    Assistant,
+    Tool,
+    /// An unknown role (such as `developer`): treated as system-like.
+    SystemLike,
+}
+
+/// One step of the way from a message to a field inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathStep {
+    Key(&'static str),
+    Index(usize),
+}
+
+/// What a cleared tool result's payload becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replacement {
+    /// The placeholder string itself.
+    Placeholder,
+    /// An object of fixed string fields plus the placeholder under one key,
+    /// e.g. the AI SDK's `{ type: "text", value: placeholder }`.
+    Tagged {
+        fields: &'static [(&'static str, &'static str)],
+        placeholder_key: &'static str,
+    },
+}
+
+/// A tool result's payload, which pruning may replace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolResult {
+    /// The estimate of the payload alone.
+    pub tokens: u64,
+    /// The payload already is the placeholder: it is not counted again.
+    pub cleared: bool,
+    /// Where the payload is, from the message.
+    pub path: Vec<PathStep>,
+    pub replacement: Replacement,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageView {
+    pub role: RoleKind,
+    /// A user's own words start a turn; a user message made only of tool
+    /// results (Anthropic) does not.
+    pub starts_user_turn: bool,
+    /// A compaction summary: effective history starts at the newest one.
+    pub is_marker: bool,
+    /// The estimate of the whole message, overhead included.
+    pub tokens: u64,
+    /// The tool-call ids this message opens.
+    pub opens: Vec<String>,
+    /// The tool-call ids this message answers.
+    pub answers: Vec<String>,
+    /// Prunable payloads, in the order they appear.
+    pub tool_results: Vec<ToolResult>,
+}
+
+/// An edit of one message: the payload at `path` becomes the placeholder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub message: usize,
+    pub path: Vec<PathStep>,
+    pub replacement: Replacement,
+}
+
+/// How deep the size estimate of a free-form JSON value goes; deeper parts
+/// and cycles are cut off here instead of looping.
+const MAX_JSON_DEPTH: usize = 32;
+/// How many nodes of one free-form JSON value the estimate visits at most.
+const MAX_JSON_NODES: usize = 100_000;
+
+/// The estimate, in thousandths of a token, of a free-form JSON value (tool
+/// inputs and JSON tool outputs), counted as its JSON text would be: keys,
+/// strings and punctuation. Bounded in depth and size, so cycles and huge
+/// objects cannot hang it.
+pub fn json_milli_tokens<N: Node>(value: &N) -> u64 {
+    let mut budget = MAX_JSON_NODES;
+    json_milli(value, 0, &mut budget)
+}
+
+fn json_milli<N: Node>(value: &N, depth: usize, budget: &mut usize) -> u64 {
+    if *budget == 0 || depth > MAX_JSON_DEPTH {
+        return 0;
+    }
+    *budget -= 1;
+    const PUNCT: u64 = 700;
+    match value.kind() {
+        Kind::String => {
+            value
+                .text()
+                .map(|t| estimate::text_milli_tokens(&t))
+                .unwrap_or(0)
+                + 2 * PUNCT
+        }
+        Kind::Number => value
+            .number()
+            .map(|n| estimate::text_milli_tokens(&format!("{n}")))
+            .unwrap_or(1_000),
+        Kind::Bool | Kind::Null => 1_000,
+        Kind::Array => {
+            let len = value.array_len().unwrap_or(0);
+            let mut total = 2 * PUNCT;
+            for i in 0..len {
+                if *budget == 0 {
+                    break;
+                }
+                if let Ok(item) = value.item(i) {
+                    total += json_milli(&item, depth + 1, budget) + PUNCT;
+                }
+            }
+            total
+        }
+        Kind::Object => {
+            let mut total = 2 * PUNCT;
+            for key in value.keys().unwrap_or_default() {
+                if *budget == 0 {
+                    break;
+                }
+                total += estimate::text_milli_tokens(&key) + 3 * PUNCT;
+                if let Ok(Some(child)) = value.field(&key) {
+                    total += json_milli(&child, depth + 1, budget);
+                }
+            }
+            total
+        }
+        Kind::Undefined | Kind::Other => 0,
+    }
+}
