@@ -3,6 +3,7 @@
 //! `bindings` is the only module that knows about JavaScript.
 
 pub mod api;
+pub mod content;
 pub mod error;
 pub mod estimate;
 pub mod formats;

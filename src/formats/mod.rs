@@ -6,6 +6,7 @@ pub mod openai_chat;
 
 use std::borrow::Cow;
 
+use crate::content::Content;
 use crate::error::InputError;
 use crate::node::{Kind, Node};
 use crate::view::MessageView;
@@ -56,6 +57,20 @@ impl Format {
     pub fn view<N: Node>(self, message: &N, at: &At) -> Result<MessageView, InputError> {
         match self {
             Format::OpenAiChat => openai_chat::view(message, at),
+        }
+    }
+
+    /// Reads one message's content for the summariser's transcript.
+    pub fn content<N: Node>(self, message: &N, at: &At) -> Result<Content, InputError> {
+        match self {
+            Format::OpenAiChat => openai_chat::content(message, at),
+        }
+    }
+
+    /// A compaction marker holding `text`, as a message of this format.
+    pub fn marker(self, text: &str) -> serde_json::Value {
+        match self {
+            Format::OpenAiChat => openai_chat::marker(text),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! tool_call_id? }`. Tool results are `role: "tool"` messages whose whole
 //! `content` is the payload.
 
+use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, ATTACHMENT_TOKENS, MESSAGE_OVERHEAD};
 use crate::formats::At;
@@ -141,4 +142,91 @@ fn parts_milli<N: Node>(parts: &N, at: &At) -> Result<u64, InputError> {
 fn text_field<N: Node>(part: &N, at: &At, field: &str, key: &str) -> Result<u64, InputError> {
     let text = at.required_string(part, &format!("{field}.{key}"), key)?;
     Ok(estimate::text_milli_tokens(&text))
+}
+
+/// The marker: a system message named with the marker name.
+pub fn marker(text: &str) -> serde_json::Value {
+    serde_json::json!({ "role": "system", "name": COMPACTION_MARKER_NAME, "content": text })
+}
+
+/// The content blocks of a message, for the transcript. Call `view` first:
+/// this assumes the fields it reads have been checked.
+pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
+    let role = at.required_string(message, "role", "role")?;
+    let mut blocks = Vec::new();
+    let mut texts = Vec::new();
+    if let Some(content) = at.get(message, "content", "content")? {
+        if let Some(text) = content.text() {
+            texts.push(Block::Text(text.into_owned()));
+        } else if let Some(len) = content.array_len() {
+            for i in 0..len {
+                let part = at.item(&content, &format!("content[{i}]"), i)?;
+                let kind = part
+                    .field("type")
+                    .ok()
+                    .flatten()
+                    .and_then(|k| k.text().map(|t| t.into_owned()));
+                let text_of = |key: &str| {
+                    part.field(key)
+                        .ok()
+                        .flatten()
+                        .and_then(|t| t.text().map(|t| t.into_owned()))
+                };
+                match kind.as_deref() {
+                    Some("text") => texts.push(Block::Text(text_of("text").unwrap_or_default())),
+                    Some("refusal") => {
+                        texts.push(Block::Text(text_of("refusal").unwrap_or_default()))
+                    }
+                    Some("image_url") => texts.push(Block::Attachment("image".into())),
+                    Some("input_audio") => texts.push(Block::Attachment("audio".into())),
+                    Some(other) => texts.push(Block::Attachment(other.to_string())),
+                    None => {}
+                }
+            }
+        }
+    }
+    if role == "tool" || role == "function" {
+        let id = at
+            .string(message, "tool_call_id", "tool_call_id")?
+            .and_then(|id| id.text().map(|t| t.into_owned()));
+        let output = texts
+            .iter()
+            .filter_map(|block| match block {
+                Block::Text(text) => Some(text.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        blocks.push(Block::ToolResult {
+            id: id.unwrap_or_default(),
+            output,
+            is_error: false,
+        });
+    } else {
+        blocks.extend(texts);
+    }
+    if let Some(calls) = at.get(message, "tool_calls", "tool_calls")? {
+        for i in 0..calls.array_len().unwrap_or(0) {
+            let call = at.item(&calls, &format!("tool_calls[{i}]"), i)?;
+            let text = |node: &N, key: &str| {
+                node.field(key)
+                    .ok()
+                    .flatten()
+                    .and_then(|t| t.text().map(|t| t.into_owned()))
+            };
+            let function = call.field("function").ok().flatten();
+            blocks.push(Block::ToolCall {
+                id: text(&call, "id").unwrap_or_default(),
+                name: function
+                    .as_ref()
+                    .and_then(|f| text(f, "name"))
+                    .unwrap_or_default(),
+                arguments: function
+                    .as_ref()
+                    .and_then(|f| text(f, "arguments"))
+                    .unwrap_or_default(),
+            });
+        }
+    }
+    Ok(Content { role, blocks })
 }
