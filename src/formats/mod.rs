@@ -110,9 +110,9 @@ impl At<'_> {
     }
 
     /// An optional string field.
-    pub fn string<'v, N: Node>(
+    pub fn string<N: Node>(
         &self,
-        value: &'v N,
+        value: &N,
         field: &str,
         key: &str,
     ) -> Result<Option<N>, InputError> {
