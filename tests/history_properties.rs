@@ -1,0 +1,212 @@
+//! Property tests of the history functions over generated OpenAI Chat
+//! histories: the rules of issue 3 checked against an independent reading.
+
+use std::collections::HashSet;
+
+use kram_compaction::api;
+use kram_compaction::history::COMPACTION_MARKER_NAME;
+use kram_compaction::plan::{materialize_json, Output};
+use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// One step of a generated session.
+#[derive(Clone, Debug)]
+enum Step {
+    System,
+    Marker,
+    User(usize),
+    Assistant(usize),
+    /// Parallel tool calls with results of these sizes (in words).
+    Tools(Vec<usize>),
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        1 => Just(Step::System),
+        1 => Just(Step::Marker),
+        3 => (1usize..40).prop_map(Step::User),
+        3 => (1usize..40).prop_map(Step::Assistant),
+        4 => prop::collection::vec(0usize..400, 1..4).prop_map(Step::Tools),
+    ]
+}
+
+fn build(steps: &[Step]) -> Vec<Value> {
+    let mut messages = Vec::new();
+    let mut call = 0;
+    for step in steps {
+        match step {
+            Step::System => messages.push(json!({ "role": "system", "content": "Be careful." })),
+            Step::Marker => messages.push(json!({ "role": "system", "name": COMPACTION_MARKER_NAME, "content": "Earlier work: ..." })),
+            Step::User(words) => messages.push(json!({ "role": "user", "content": "please ".repeat(*words) })),
+            Step::Assistant(words) => messages.push(json!({ "role": "assistant", "content": "ok ".repeat(*words), "reasoning_content": "hmm" })),
+            Step::Tools(sizes) => {
+                let ids: Vec<String> = sizes.iter().map(|_| { call += 1; format!("call_{call}") }).collect();
+                let calls: Vec<Value> = ids.iter().map(|id| json!({ "id": id, "type": "function", "function": { "name": "read_file", "arguments": "{\"path\":\"src/lib.rs\"}" } })).collect();
+                messages.push(json!({ "role": "assistant", "content": null, "tool_calls": calls }));
+                for (id, words) in ids.iter().zip(sizes) {
+                    messages.push(json!({ "role": "tool", "tool_call_id": id, "content": "line of output\n".repeat(*words), "cache_control": { "type": "ephemeral" } }));
+                }
+            }
+        }
+    }
+    messages
+}
+
+fn refs(values: &[Value]) -> Vec<&Value> {
+    values.iter().collect()
+}
+
+fn tokens(values: &[Value]) -> u64 {
+    api::estimate_tokens(&refs(values), None).unwrap()
+}
+
+/// Tool-call ids with no result, and result ids with no call.
+fn orphans(messages: &[Value]) -> (HashSet<String>, HashSet<String>) {
+    let mut calls = HashSet::new();
+    let mut results = HashSet::new();
+    for message in messages {
+        for call in message["tool_calls"].as_array().into_iter().flatten() {
+            calls.insert(call["id"].as_str().unwrap().to_string());
+        }
+        if let Some(id) = message["tool_call_id"].as_str() {
+            results.insert(id.to_string());
+        }
+    }
+    (&calls - &results, &results - &calls)
+}
+
+fn session() -> impl Strategy<Value = Vec<Value>> {
+    prop::collection::vec(step(), 0..40).prop_map(|steps| build(&steps))
+}
+
+fn small_prune_options() -> impl Strategy<Value = PruneOptions> {
+    (0usize..4, 0u32..3_000, 0u32..3_000).prop_map(|(turns, protect, savings)| PruneOptions {
+        protect_turns: turns,
+        protect_tokens: protect as f64,
+        minimum_savings: savings as f64,
+        ..PruneOptions::default()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn estimate_is_additive(messages in session()) {
+        let whole = tokens(&messages);
+        let parts: u64 = messages.iter().map(|m| tokens(std::slice::from_ref(m))).sum();
+        prop_assert_eq!(whole, parts);
+    }
+
+    #[test]
+    fn effective_history_starts_at_the_newest_marker_and_is_idempotent(messages in session()) {
+        let plan = api::effective_history(&refs(&messages), None).unwrap();
+        let effective = materialize_json(&messages, &plan, DEFAULT_PLACEHOLDER);
+        let newest_marker = messages.iter().rposition(|m| m["name"] == COMPACTION_MARKER_NAME && m["role"] == "system");
+        prop_assert_eq!(&effective[..], &messages[newest_marker.unwrap_or(0)..]);
+        prop_assert!(plan.iter().all(|o| matches!(o, Output::Keep(_))));
+        let again = materialize_json(&effective, &api::effective_history(&refs(&effective), None).unwrap(), DEFAULT_PLACEHOLDER);
+        prop_assert_eq!(again, effective);
+    }
+
+    #[test]
+    fn prune_follows_the_rule(messages in session(), options in small_prune_options()) {
+        let plan = api::prune_for_model(&refs(&messages), &options, None).unwrap();
+        let output = materialize_json(&messages, &plan, DEFAULT_PLACEHOLDER);
+        prop_assert_eq!(output.len(), messages.len());
+
+        // An independent reading of the rule.
+        let user_starts: Vec<usize> = messages.iter().enumerate().filter(|(_, m)| m["role"] == "user").map(|(i, _)| i).collect();
+        let tail = if options.protect_turns == 0 { messages.len() }
+            else if user_starts.len() >= options.protect_turns { user_starts[user_starts.len() - options.protect_turns] }
+            else { 0 };
+        let mut running = 0u64;
+        let mut expected_cleared = Vec::new();
+        let mut savings = 0u64;
+        for index in (0..tail).rev() {
+            let message = &messages[index];
+            if message["role"] != "tool" || message["content"] == DEFAULT_PLACEHOLDER { continue; }
+            let payload = kram_compaction::estimate::text_tokens(message["content"].as_str().unwrap());
+            running += payload;
+            if running as f64 > options.protect_tokens {
+                expected_cleared.push(index);
+                savings += payload;
+            }
+        }
+        if (savings as f64) < options.minimum_savings { expected_cleared.clear(); }
+
+        for (index, (before, after)) in messages.iter().zip(&output).enumerate() {
+            if expected_cleared.contains(&index) {
+                prop_assert_eq!(&after["content"], &json!(DEFAULT_PLACEHOLDER));
+                let mut restored = after.clone();
+                restored["content"] = before["content"].clone();
+                prop_assert_eq!(&restored, before, "only content changes");
+                prop_assert!(matches!(plan[index], Output::Edited { .. }), "edited");
+            } else {
+                prop_assert_eq!(after, before);
+                prop_assert_eq!(&plan[index], &Output::Keep(index));
+            }
+        }
+        prop_assert_eq!(orphans(&output), orphans(&messages));
+    }
+
+    #[test]
+    fn emergency_prune_keeps_leading_system_and_a_suffix_of_whole_turns(messages in session(), budget in 1u32..20_000) {
+        let plan = api::emergency_prune(&refs(&messages), budget as f64, None).unwrap();
+        let output = materialize_json(&messages, &plan, DEFAULT_PLACEHOLDER);
+        let leading = messages.iter().take_while(|m| m["role"] == "system").count();
+        let indices: Vec<usize> = plan.iter().map(Output::index).collect();
+        prop_assert!(plan.iter().all(|o| matches!(o, Output::Keep(_))));
+        prop_assert_eq!(&indices[..leading.min(indices.len())], &(0..leading).collect::<Vec<_>>()[..]);
+        let rest = &indices[leading..];
+        let suffix_start = messages.len() - rest.len();
+        prop_assert_eq!(rest, &(suffix_start..messages.len()).collect::<Vec<_>>()[..], "a contiguous suffix");
+
+        let last_user = messages.iter().rposition(|m| m["role"] == "user");
+        match last_user {
+            None => prop_assert_eq!(output.len(), messages.len(), "no user turn: unchanged"),
+            Some(last_user) if last_user >= leading => {
+                prop_assert!(suffix_start <= last_user, "the newest user turn is always kept");
+                if suffix_start > leading {
+                    prop_assert_eq!(&messages[suffix_start]["role"], "user", "cuts only at a user turn");
+                    prop_assert!(tokens(&output) as f64 <= budget as f64 || suffix_start == last_user);
+                    // The turn before the cut would not have fitted.
+                    let previous = (leading..suffix_start).rev().find(|&i| messages[i]["role"] == "user").unwrap_or(leading);
+                    let mut bigger = messages[..leading].to_vec();
+                    bigger.extend_from_slice(&messages[previous..]);
+                    prop_assert!(tokens(&bigger) as f64 > budget as f64, "the newest turns that fit are kept");
+                }
+            }
+            Some(_) => {}
+        }
+        prop_assert_eq!(orphans(&output), orphans(&messages));
+    }
+
+    #[test]
+    fn needs_compaction_is_the_estimate_over_the_budget(messages in session(), budget in 1u32..50_000) {
+        let over = api::needs_compaction(&refs(&messages), budget as f64, None).unwrap();
+        prop_assert_eq!(over, tokens(&messages) > budget as u64);
+    }
+}
+
+#[test]
+fn a_large_history_is_read_in_one_pass() {
+    // 10,000 messages, about 20 MB: must finish (linear time), and quickly in a
+    // release build; the benchmark measures the figure.
+    let steps: Vec<Step> = (0..2_500)
+        .flat_map(|_| {
+            [
+                Step::User(5),
+                Step::Tools(vec![130, 130]),
+                Step::Assistant(5),
+            ]
+        })
+        .collect();
+    let messages = build(&steps);
+    assert!(messages.len() >= 10_000);
+    let size: usize = messages.iter().map(|m| m.to_string().len()).sum();
+    assert!(size > 10_000_000, "{size} bytes");
+    let plan = api::prune_for_model(&refs(&messages), &PruneOptions::default(), None).unwrap();
+    assert!(plan.iter().any(|o| matches!(o, Output::Edited { .. })));
+}
