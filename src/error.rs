@@ -50,7 +50,8 @@ pub fn check_budget(value: f64, argument: &str) -> Result<f64, InputError> {
         Ok(value)
     } else {
         Err(InputError::range_error(format!(
-            "{argument} must be a positive finite number, got {value}"
+            "{argument} must be a positive finite number, got {}",
+            js_number(value)
         )))
     }
 }
@@ -61,7 +62,19 @@ pub fn check_non_negative(value: f64, argument: &str) -> Result<f64, InputError>
         Ok(value)
     } else {
         Err(InputError::range_error(format!(
-            "{argument} must be a non-negative finite number, got {value}"
+            "{argument} must be a non-negative finite number, got {}",
+            js_number(value)
         )))
+    }
+}
+
+/// A number as JS would print it (`Infinity`, not Rust's `inf`).
+pub fn js_number(value: f64) -> String {
+    if value.is_nan() {
+        "NaN".to_string()
+    } else if value.is_infinite() {
+        if value > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
+    } else {
+        format!("{value}")
     }
 }

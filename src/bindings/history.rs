@@ -3,7 +3,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{materialize, read_array, read_format, read_options, to_js_error, JsNode};
-use super::types::{FormatOptionsArg, MessageList, PruneOptionsArg};
+use super::types::{FormatOptionsArg, MaxTokensArg, MessageList, PruneOptionsArg};
 use crate::api;
 use crate::error::InputError;
 use crate::history::{COMPACTION_MARKER_NAME, DEFAULT_MAX_TOKENS};
@@ -54,7 +54,7 @@ pub fn estimate_tokens(
 #[wasm_bindgen(js_name = needsCompaction)]
 pub fn needs_compaction(
     effective: MessageList,
-    max_tokens: Option<f64>,
+    #[wasm_bindgen(js_name = maxTokens)] max_tokens: Option<MaxTokensArg>,
     options: Option<FormatOptionsArg>,
 ) -> Result<bool, JsValue> {
     let effective = read_array(&effective, "effective")?;
@@ -65,12 +65,7 @@ pub fn needs_compaction(
         )?,
         "options",
     )?;
-    api::needs_compaction(
-        &effective,
-        max_tokens.unwrap_or(DEFAULT_MAX_TOKENS as f64),
-        format,
-    )
-    .map_err(to_js_error)
+    api::needs_compaction(&effective, read_max_tokens(max_tokens)?, format).map_err(to_js_error)
 }
 
 /// Everything from the newest compaction marker on, the marker first; the
@@ -127,7 +122,7 @@ pub fn prune_for_model(
 #[wasm_bindgen(js_name = emergencyPrune)]
 pub fn emergency_prune(
     effective: MessageList,
-    max_tokens: Option<f64>,
+    #[wasm_bindgen(js_name = maxTokens)] max_tokens: Option<MaxTokensArg>,
     options: Option<FormatOptionsArg>,
 ) -> Result<MessageList, JsValue> {
     let nodes = read_array(&effective, "effective")?;
@@ -138,12 +133,8 @@ pub fn emergency_prune(
         )?,
         "options",
     )?;
-    let plan = api::emergency_prune(
-        &nodes,
-        max_tokens.unwrap_or(DEFAULT_MAX_TOKENS as f64),
-        format,
-    )
-    .map_err(to_js_error)?;
+    let plan =
+        api::emergency_prune(&nodes, read_max_tokens(max_tokens)?, format).map_err(to_js_error)?;
     Ok(materialize(&nodes, &plan, DEFAULT_PLACEHOLDER).unchecked_into())
 }
 
@@ -198,5 +189,21 @@ fn number_option(options: &JsNode, key: &str) -> Result<Option<f64>, InputError>
             "{name} must be a number, got {}",
             value.kind().describe()
         ))),
+    }
+}
+
+/// `maxTokens`: absent means the default; anything but a number is a
+/// `TypeError` (a numeric string is not silently coerced). The range is
+/// checked by the core.
+fn read_max_tokens(value: Option<MaxTokensArg>) -> Result<f64, JsValue> {
+    let value: JsValue = value.map(Into::into).unwrap_or(JsValue::UNDEFINED);
+    let node = JsNode(value);
+    match node.kind() {
+        Kind::Undefined | Kind::Null => Ok(DEFAULT_MAX_TOKENS as f64),
+        Kind::Number => Ok(node.number().unwrap_or(f64::NAN)),
+        other => Err(to_js_error(InputError::type_error(format!(
+            "maxTokens must be a number, got {}",
+            other.describe()
+        )))),
     }
 }

@@ -66,6 +66,10 @@ extern "C" {
     #[wasm_bindgen(typescript_type = "Message[]")]
     pub type MessageList;
 
+    /// A token budget: a positive finite number.
+    #[wasm_bindgen(typescript_type = "number")]
+    pub type MaxTokensArg;
+
     #[wasm_bindgen(typescript_type = "FormatOptions")]
     pub type FormatOptionsArg;
 
