@@ -1,0 +1,160 @@
+// The history functions through the JS boundary: identity of unchanged
+// messages, unknown fields, no mutation, and the errors bad input gets.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as kram from "kram-compaction";
+
+const { estimateTokens, needsCompaction, effectiveHistory, pruneForModel, emergencyPrune } = kram;
+const MARKER = "kram:compaction_summary";
+
+/** A session of `turns` user turns, each with two parallel tool calls. */
+function session(turns, outputLines = 400) {
+  const messages = [{ role: "system", content: "You are a coding agent.", cache_control: { type: "ephemeral" } }];
+  for (let turn = 0; turn < turns; turn++) {
+    messages.push({ role: "user", content: `Step ${turn}: run the tests and fix what fails.` });
+    const ids = [`call_${turn}_a`, `call_${turn}_b`];
+    messages.push({
+      role: "assistant",
+      content: null,
+      reasoning_content: "I should look at the files first.",
+      tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "read_file", arguments: '{"path":"src/lib.rs"}' } })),
+    });
+    for (const id of ids) {
+      messages.push({ role: "tool", tool_call_id: id, content: `fn line_${turn}() -> u32 { 42 }\n`.repeat(outputLines), provider_meta: { id } });
+    }
+    messages.push({ role: "assistant", content: `Done with step ${turn}.` });
+  }
+  return messages;
+}
+
+function deepFreeze(value) {
+  if (value && typeof value === "object") {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+test("the constants", () => {
+  assert.equal(kram.COMPACTION_MARKER_NAME, MARKER);
+  assert.equal(kram.DEFAULT_MAX_TOKENS, 60000);
+});
+
+test("estimateTokens is a whole number, additive over messages", () => {
+  const messages = session(3);
+  const total = estimateTokens(messages);
+  assert.ok(Number.isInteger(total) && total > 0);
+  assert.equal(total, messages.reduce((sum, m) => sum + estimateTokens([m]), 0));
+  assert.equal(estimateTokens([]), 0);
+});
+
+test("needsCompaction compares the estimate with the budget, default 60,000", () => {
+  const messages = session(3);
+  const total = estimateTokens(messages);
+  assert.equal(needsCompaction(messages, total), false);
+  assert.equal(needsCompaction(messages, total - 1), true);
+  assert.equal(needsCompaction(messages), total > 60000);
+  for (const bad of [0, -5, NaN, Infinity]) {
+    assert.throws(() => needsCompaction(messages, bad), (e) => e instanceof RangeError && /maxTokens/.test(e.message));
+  }
+  assert.throws(() => needsCompaction(messages, "100"), (e) => e instanceof TypeError && /maxTokens must be a number/.test(e.message));
+});
+
+test("effectiveHistory starts at the newest marker and returns the same objects", () => {
+  const marker1 = { role: "system", name: MARKER, content: "first summary" };
+  const marker2 = { role: "system", name: MARKER, content: "second summary", extra: true };
+  const all = [...session(1), marker1, ...session(1).slice(1), marker2, { role: "user", content: "go on" }];
+  const effective = effectiveHistory(all);
+  assert.equal(effective.length, 2);
+  assert.equal(effective[0], marker2);
+  assert.equal(effective[1], all.at(-1));
+  assert.deepEqual(effectiveHistory(effective), effective);
+  const plain = session(2);
+  assert.deepEqual(effectiveHistory(plain), plain);
+  assert.notEqual(effectiveHistory(plain), plain, "a new array, never the input array");
+});
+
+test("pruneForModel clears old tool results only, as new objects with every field kept", () => {
+  const input = deepFreeze(session(6));
+  const snapshot = structuredClone(input);
+  const output = pruneForModel(input, { protectTurns: 2, protectTokens: 0, minimumSavings: 1 });
+  assert.deepEqual(input, snapshot, "the input is untouched");
+  assert.equal(output.length, input.length);
+  let cleared = 0;
+  output.forEach((message, i) => {
+    const original = input[i];
+    if (message === original) return;
+    cleared++;
+    assert.equal(original.role, "tool");
+    assert.equal(message.content, "[Old tool result content cleared]");
+    assert.deepEqual({ ...message, content: original.content }, original, "only content differs");
+    assert.equal(message.provider_meta, original.provider_meta, "nested fields are shared, not copied");
+  });
+  assert.equal(cleared, 8, "the tool results of the four older turns");
+  const lastTwoTurns = input.findLastIndex((m, i) => m.role === "user" && input.slice(i + 1).filter((n) => n.role === "user").length === 1);
+  output.slice(lastTwoTurns).forEach((message, i) => assert.equal(message, input[lastTwoTurns + i]));
+});
+
+test("pruneForModel changes nothing below minimumSavings, and honours placeholder", () => {
+  const input = session(6, 5);
+  const output = pruneForModel(input);
+  output.forEach((message, i) => assert.equal(message, input[i]));
+  const custom = pruneForModel(session(6), { protectTokens: 0, minimumSavings: 0, placeholder: "[gone]" });
+  assert.ok(custom.some((m) => m.content === "[gone]"));
+  const again = pruneForModel(custom, { protectTokens: 0, minimumSavings: 0, placeholder: "[gone]" });
+  again.forEach((message, i) => assert.equal(message, custom[i], "already-cleared results are not touched again"));
+});
+
+test("emergencyPrune keeps the leading system message and whole newest turns", () => {
+  const input = session(5);
+  assert.equal(input.length, 26, "a system message and five turns of five messages");
+  const output = emergencyPrune(input, 1);
+  assert.deepEqual(output, [input[0], ...input.slice(-5)], "at least the newest user turn");
+  output.forEach((m) => assert.ok(input.includes(m)));
+  const twoTurns = estimateTokens([input[0], ...input.slice(-10)]);
+  assert.deepEqual(emergencyPrune(input, twoTurns), [input[0], ...input.slice(-10)]);
+  assert.deepEqual(emergencyPrune(input, estimateTokens(input)), input);
+  const noUser = [{ role: "system", content: "a" }, { role: "assistant", content: "b" }];
+  assert.deepEqual(emergencyPrune(noUser, 1), noUser);
+});
+
+test("unknown roles are system-like and unknown fields survive", () => {
+  const input = [
+    { role: "developer", content: "rules" },
+    { role: "user", content: "hi", cache_control: { type: "ephemeral" } },
+    { role: "assistant", content: "hello", reasoning_content: "think" },
+    { role: "user", content: "again" },
+  ];
+  assert.ok(estimateTokens(input) > 0);
+  assert.deepEqual(emergencyPrune(input, 1), [input[0], input[3]]);
+});
+
+test("bad input is a TypeError naming the argument, index and field", () => {
+  const cases = [
+    [() => estimateTokens("nope"), /^messages must be an array of messages, got string$/],
+    [() => estimateTokens([null]), /^messages\[0\] must be a message object, got null$/],
+    [() => estimateTokens([{ role: "user", content: "a" }, 5]), /^messages\[1\] must be a message object, got number$/],
+    [() => estimateTokens([{ content: "a" }]), /^messages\[0\]\.role must be a string, got undefined$/],
+    [() => effectiveHistory([{ role: 3 }]), /^all\[0\]\.role must be a string, got number$/],
+    [() => pruneForModel([{ role: "user", content: 12 }]), /^effective\[0\]\.content must be a string, null or an array of content parts, got number$/],
+    [() => emergencyPrune([{ role: "assistant", tool_calls: [{ id: 7, function: { name: "x", arguments: "{}" } }] }]), /^effective\[0\]\.tool_calls\[0\]\.id must be a string, got number$/],
+    [() => estimateTokens([{ role: "tool", content: "x" }]), /^messages\[0\]\.tool_call_id must be a string, got undefined$/],
+    [() => estimateTokens([{ role: "user", content: [{ type: "text", text: 5 }] }]), /^messages\[0\]\.content\[0\]\.text must be a string, got number$/],
+    [() => pruneForModel([], { protectTurns: "2" }), /^options\.protectTurns must be a number, got string$/],
+    [() => pruneForModel([], 5), /^options must be an object, got number$/],
+  ];
+  for (const [call, message] of cases) {
+    assert.throws(call, (error) => error instanceof TypeError && message.test(error.message), String(message));
+  }
+  assert.throws(() => pruneForModel([], { protectTokens: -1 }), RangeError);
+  assert.throws(() => pruneForModel([], { protectTurns: 1.5 }), RangeError);
+  assert.throws(() => emergencyPrune([], 0), RangeError);
+});
+
+test("the module keeps working after every kind of error", () => {
+  for (const bad of [undefined, null, 1, "x", {}, [undefined], [{ role: {} }]]) {
+    assert.throws(() => estimateTokens(bad));
+  }
+  const input = session(2);
+  assert.equal(estimateTokens(input), input.reduce((sum, m) => sum + estimateTokens([m]), 0));
+});
