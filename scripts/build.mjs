@@ -1,0 +1,139 @@
+// Builds the npm package in pkg/ from the crate and the TypeScript glue in js/:
+// cargo (release, wasm32) -> wasm-bindgen (nodejs + web glue) -> wasm-opt -Oz
+// (npm binaryen, never Debian's) -> esbuild bundles -> tsc declarations.
+// Everything it writes is generated and gitignored: pkg/dist/ and pkg/README.md.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import * as esbuild from "esbuild";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const at = (...parts) => join(root, ...parts);
+const bin = (name) => at("node_modules", ".bin", name);
+const crate = "kram_compaction";
+const dist = at("pkg", "dist");
+const bindgen = at("target", "bindgen");
+const started = Date.now();
+
+function run(command, args) {
+  execFileSync(command, args, { cwd: root, stdio: "inherit" });
+}
+
+async function step(name, work) {
+  const t = Date.now();
+  const result = await work();
+  console.log(`build: ${name} ${((Date.now() - t) / 1000).toFixed(1)}s`);
+  return result;
+}
+
+const { version } = JSON.parse(readFileSync(at("pkg", "package.json"), "utf8"));
+
+await step("cargo", () => run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib"]));
+const rawWasm = at("target", "wasm32-unknown-unknown", "release", `${crate}.wasm`);
+
+await step("wasm-bindgen", () => {
+  for (const target of ["nodejs", "web"]) {
+    const out = join(bindgen, target === "nodejs" ? "node" : "web");
+    rmSync(out, { recursive: true, force: true });
+    run("wasm-bindgen", ["--target", target, "--out-dir", out, rawWasm]);
+  }
+  // js/*.ts see the wasm exports as ./wasm.js (tsconfig rootDirs).
+  mkdirSync(join(bindgen, "types"), { recursive: true });
+  cpSync(join(bindgen, "node", `${crate}.d.ts`), join(bindgen, "types", "wasm.d.ts"));
+});
+
+// Both targets' glue load the very same module, so one optimised .wasm serves them.
+const bindgenWasm = join(bindgen, "node", `${crate}_bg.wasm`);
+if (!readFileSync(bindgenWasm).equals(readFileSync(join(bindgen, "web", `${crate}_bg.wasm`)))) {
+  throw new Error("the nodejs and web targets produced different .wasm files");
+}
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+const wasmOut = join(dist, `${crate}_bg.wasm`);
+
+await step("wasm-opt", () => {
+  // wasm-opt takes seconds; its output is cached by the input's hash.
+  const hash = createHash("sha256").update(readFileSync(bindgenWasm)).digest("hex").slice(0, 16);
+  const cached = at("target", "wasm-opt-cache", `${hash}.wasm`);
+  if (!existsSync(cached)) {
+    mkdirSync(dirname(cached), { recursive: true });
+    run(bin("wasm-opt"), ["-Oz", bindgenWasm, "-o", `${cached}.tmp`]);
+    cpSync(`${cached}.tmp`, cached);
+    rmSync(`${cached}.tmp`);
+  }
+  cpSync(cached, wasmOut);
+});
+
+/** Maps `./wasm.js`, imported by js/*.ts, to the glue of one target. */
+const wasmGlue = (file) => ({
+  name: "wasm-glue",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/wasm\.js$/ }, () => ({ path: file }));
+  },
+});
+
+await step("esbuild", async () => {
+  const common = {
+    entryPoints: [at("js", "index.ts")],
+    bundle: true,
+    target: "es2022",
+    legalComments: "none",
+    logLevel: "warning",
+    define: { __KRAM_VERSION__: JSON.stringify(version) },
+  };
+  // Node, CommonJS: the nodejs glue instantiates the .wasm synchronously
+  // (readFileSync of __dirname/kram_compaction_bg.wasm) when first required.
+  await esbuild.build({
+    ...common,
+    platform: "node",
+    format: "cjs",
+    outfile: join(dist, "node.cjs"),
+    plugins: [wasmGlue(join(bindgen, "node", `${crate}.js`))],
+  });
+  // Browsers, Deno, bundlers: ESM over the web glue, top-level await init.
+  await esbuild.build({
+    ...common,
+    platform: "neutral",
+    format: "esm",
+    outfile: join(dist, "web.mjs"),
+    plugins: [wasmGlue(at("scripts", "wasm-shims", "web.mjs"))],
+  });
+  // Node, ESM: re-exports the CommonJS entry, so import and require share one
+  // module instance. The names are read from that entry, never listed by hand.
+  const names = Object.keys(createRequire(import.meta.url)(join(dist, "node.cjs"))).sort();
+  writeFileSync(
+    join(dist, "node.mjs"),
+    `// Node ESM entry: the same instance as require("kram-compaction").\n` +
+      `import cjs from "./node.cjs";\n\n` +
+      `export const {\n${names.map((n) => `  ${n},\n`).join("")}} = cjs;\n`,
+  );
+});
+
+await step("tsc", () => {
+  // Declarations of js/*.ts plus the wasm-bindgen types they re-export.
+  run(process.execPath, [at("node_modules", "typescript", "bin", "tsc"), "-p", at("tsconfig.json")]);
+  const types = join(dist, "types");
+  cpSync(join(bindgen, "types", "wasm.d.ts"), join(types, "wasm.d.ts"));
+  // pkg is "type": "module", so these are ES module types. `require` users
+  // (TypeScript's node16 mode) need CommonJS ones: the same text as .d.cts
+  // files whose relative imports name the .d.cts siblings.
+  for (const file of readdirSync(types).filter((f) => f.endsWith(".d.ts"))) {
+    const text = readFileSync(join(types, file), "utf8").replace(/(["']\.\.?\/[^"']*)\.js(["'])/g, "$1.cjs$2");
+    writeFileSync(join(types, file.replace(/\.d\.ts$/, ".d.cts")), text);
+  }
+});
+
+cpSync(at("README.md"), at("pkg", "README.md"));
+
+const wasmBytes = readFileSync(wasmOut);
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+console.log(
+  `build: ${crate}_bg.wasm ${kb(wasmBytes.length)} raw, ${kb(gzipSync(wasmBytes, { level: 9 }).length)} gzipped ` +
+    `(budget 150 KB raw, 60 KB gzipped; before wasm-opt ${kb(statSync(bindgenWasm).size)})`,
+);
+console.log(`build: kram-compaction ${version} in pkg/ (${((Date.now() - started) / 1000).toFixed(1)}s)`);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need, when it is missing; a no-op in a
+# second or two when everything is there. Run by `npm start` and `npm test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { echo "setup: $*"; }
+
+# The wasm target of the Rust toolchain.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# wasm-bindgen-cli at exactly the version the crate pins (=X.Y.Z in Cargo.toml).
+# Not --locked: its lockfile wants a crate version the registry here lacks.
+want=$(sed -n 's/^wasm-bindgen = .*version = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+[ -n "$want" ] || { say "no wasm-bindgen = \"=X.Y.Z\" pin found in Cargo.toml" >&2; exit 1; }
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  say "installing wasm-bindgen-cli $want (found '${have:-none}'; takes about 4 minutes)"
+  cargo install wasm-bindgen-cli --version "$want" --force
+fi
+
+# npm dev dependencies from the committed lockfile. npm ci runs no script of
+# this package.json, so it does not come back here.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+# Debian's Chromium for the browser tests (never a downloaded browser build).
+if ! command -v chromium >/dev/null; then
+  say "installing Debian's chromium (about 75 s)"
+  export DEBIAN_FRONTEND=noninteractive
+  sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+  sudo_ apt-get update -q
+  sudo_ apt-get install -y -q chromium
+fi
