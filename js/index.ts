@@ -8,6 +8,7 @@ export {
   effectiveHistory,
   pruneForModel,
   emergencyPrune,
+  describeMessages,
 } from "./wasm.js";
 export type {
   Message,
@@ -17,6 +18,9 @@ export type {
   ChatContentPart,
   FormatOptions,
   PruneOptions,
+  MessageBlock,
+  MessageInfo,
+  HistoryDescription,
 } from "./wasm.js";
 
 /** The `name` that tags a system message as a compaction summary. */

@@ -223,3 +223,8 @@ fn replace_at(value: &JsValue, path: &[PathStep], replacement: JsValue) -> JsVal
     let _ = Reflect::set(&copy, &key, &new_child);
     copy
 }
+
+/// The `format` of a history function's last, optional `options` argument.
+pub fn read_format_option(options: JsValue) -> Result<Option<Format>, JsValue> {
+    read_format(&read_options(options, "options")?, "options")
+}

@@ -3,6 +3,7 @@
 //! values and its errors into `TypeError`s and `RangeError`s.
 
 mod convert;
+mod describe;
 mod history;
 mod types;
 

@@ -1,0 +1,125 @@
+//! `describeMessages`, exported to JS, and its TypeScript types.
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::convert::{read_array, read_format_option, to_js_error};
+use super::types::{FormatOptionsArg, MessageList};
+use crate::content::Block;
+use crate::describe::{describe_messages, Description, MessageInfo};
+
+#[wasm_bindgen(typescript_custom_section)]
+const DESCRIBE_TYPES: &'static str = r#"
+/** One piece of a message's content, whatever the format stores it as. */
+export type MessageBlock =
+  | { type: "text"; text: string }
+  | { type: "tool-call"; id: string; name: string; arguments: string }
+  | { type: "tool-result"; id: string; output: string; isError: boolean }
+  | { type: "reasoning"; text: string }
+  | { type: "attachment"; kind: string };
+
+/** What the history functions read one message as. */
+export interface MessageInfo {
+  /** The role as stored ("user", "assistant", "tool", "developer", ...). */
+  role: string;
+  /** The role as the history rules read it; "other" is system-like. */
+  kind: "system" | "user" | "assistant" | "tool" | "other";
+  /** Whether the message starts a user turn (a message of tool results alone does not). */
+  startsUserTurn: boolean;
+  /** Whether it is a compaction marker. */
+  isMarker: boolean;
+  /** The same estimate as estimateTokens([message]). */
+  tokens: number;
+  blocks: MessageBlock[];
+}
+
+/** A history's format and one MessageInfo per message, in order. */
+export interface HistoryDescription {
+  format: MessageFormat;
+  messages: MessageInfo[];
+}
+"#;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(typescript_type = "HistoryDescription")]
+    pub type HistoryDescription;
+}
+
+/// A format-neutral description of each message, for showing a history in a
+/// UI without knowing its format: role, turn start, marker, estimate and
+/// content blocks.
+///
+/// ```ts
+/// const { format, messages } = describeMessages(history);
+/// messages.filter((m) => m.startsUserTurn).length; // user turns
+/// ```
+#[wasm_bindgen(js_name = describeMessages)]
+pub fn describe(
+    messages: MessageList,
+    options: Option<FormatOptionsArg>,
+) -> Result<HistoryDescription, JsValue> {
+    let nodes = read_array(&messages, "messages")?;
+    let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
+    let description = describe_messages(&nodes, format).map_err(to_js_error)?;
+    Ok(description_to_js(&description).unchecked_into())
+}
+
+/// Built field by field: smaller code than a serde serializer for these types.
+fn description_to_js(description: &Description) -> Object {
+    let messages: Array = description.messages.iter().map(message_to_js).collect();
+    object(&[
+        ("format", description.format.into()),
+        ("messages", messages.into()),
+    ])
+}
+
+fn message_to_js(info: &MessageInfo) -> JsValue {
+    let blocks: Array = info.blocks.iter().map(block_to_js).collect();
+    object(&[
+        ("role", info.role.as_str().into()),
+        ("kind", info.kind.into()),
+        ("startsUserTurn", info.starts_user_turn.into()),
+        ("isMarker", info.is_marker.into()),
+        ("tokens", (info.tokens as f64).into()),
+        ("blocks", blocks.into()),
+    ])
+    .into()
+}
+
+fn block_to_js(block: &Block) -> JsValue {
+    let fields: Vec<(&str, JsValue)> = match block {
+        Block::Text(text) => vec![("type", "text".into()), ("text", text.into())],
+        Block::ToolCall {
+            id,
+            name,
+            arguments,
+        } => vec![
+            ("type", "tool-call".into()),
+            ("id", id.into()),
+            ("name", name.into()),
+            ("arguments", arguments.into()),
+        ],
+        Block::ToolResult {
+            id,
+            output,
+            is_error,
+        } => vec![
+            ("type", "tool-result".into()),
+            ("id", id.into()),
+            ("output", output.into()),
+            ("isError", (*is_error).into()),
+        ],
+        Block::Reasoning(text) => vec![("type", "reasoning".into()), ("text", text.into())],
+        Block::Attachment(kind) => vec![("type", "attachment".into()), ("kind", kind.into())],
+    };
+    object(&fields).into()
+}
+
+fn object(fields: &[(&str, JsValue)]) -> Object {
+    let object = Object::new();
+    for (key, value) in fields {
+        let _ = Reflect::set(&object, &JsValue::from_str(key), value);
+    }
+    object
+}
