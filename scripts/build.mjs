@@ -61,6 +61,8 @@ await step("wasm-opt", () => {
   const hash = createHash("sha256").update(readFileSync(bindgenWasm)).digest("hex").slice(0, 16);
   const cached = at("target", "wasm-opt-cache", `${hash}.wasm`);
   if (!existsSync(cached)) {
+    // Only the newest result is worth keeping.
+    rmSync(dirname(cached), { recursive: true, force: true });
     mkdirSync(dirname(cached), { recursive: true });
     run(bin("wasm-opt"), ["-Oz", bindgenWasm, "-o", `${cached}.tmp`]);
     cpSync(`${cached}.tmp`, cached);

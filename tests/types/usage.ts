@@ -9,6 +9,7 @@ import {
   estimateTokens,
   needsCompaction,
   pruneForModel,
+  describeMessages,
   type ChatContentPart,
   type ChatMessage,
   type ChatToolCall,
@@ -16,6 +17,9 @@ import {
   type Message,
   type MessageFormat,
   type PruneOptions,
+  type MessageBlock,
+  type MessageInfo,
+  type HistoryDescription,
 } from "kram-compaction";
 
 const call: ChatToolCall = { id: "call_1", type: "function", function: { name: "run", arguments: "{}" } };
@@ -39,7 +43,13 @@ const cut: Message[] = emergencyPrune(pruned, 1_000);
 const marker: string = COMPACTION_MARKER_NAME;
 const version: string = VERSION;
 const first: ChatMessage | undefined = cut[0];
-export { tokens, over, marker, version, first };
+const described: HistoryDescription = describeMessages(history, formatOptions);
+const info: MessageInfo | undefined = described.messages[0];
+const kinds: MessageInfo["kind"][] = described.messages.map((m) => m.kind);
+const calls: string[] = described.messages
+  .flatMap((m): MessageBlock[] => m.blocks)
+  .flatMap((b) => (b.type === "tool-call" ? [b.name] : []));
+export { tokens, over, marker, version, first, info, kinds, calls };
 
 // @ts-expect-error a message list, not a string
 estimateTokens("hello");
@@ -55,5 +65,7 @@ estimateTokens(history, { format: "anthropic-xml" });
 needsCompaction(history, "60000");
 // @ts-expect-error the result is a message list, not a number
 const wrong: number = effectiveHistory(history);
+// @ts-expect-error a description's format is a known one
+const notAFormat: "xml" = described.format;
 // @ts-expect-error VERSION is a constant
 VERSION = "2";
