@@ -4,7 +4,7 @@
 // Everything it writes is generated and gitignored: pkg/dist/ and pkg/README.md.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,19 +56,33 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 const wasmOut = join(dist, `${crate}_bg.wasm`);
 
-await step("wasm-opt", () => {
-  // wasm-opt takes seconds; its output is cached by the input's hash.
-  const hash = createHash("sha256").update(readFileSync(bindgenWasm)).digest("hex").slice(0, 16);
-  const cached = at("target", "wasm-opt-cache", `${hash}.wasm`);
-  if (!existsSync(cached)) {
-    // Only the newest result is worth keeping.
-    rmSync(dirname(cached), { recursive: true, force: true });
-    mkdirSync(dirname(cached), { recursive: true });
-    run(bin("wasm-opt"), ["-Oz", bindgenWasm, "-o", `${cached}.tmp`]);
-    cpSync(`${cached}.tmp`, cached);
-    rmSync(`${cached}.tmp`);
+/**
+ * The folder target/build-cache/NAME/KEY, filled by `fill(folder)` only when
+ * it is not there yet: steps whose inputs did not change cost nothing.
+ */
+function cached(name, key, fill) {
+  const base = at("target", "build-cache", name);
+  const folder = join(base, key);
+  if (!existsSync(folder)) {
+    rmSync(base, { recursive: true, force: true }); // only the newest is worth keeping
+    mkdirSync(`${folder}.tmp`, { recursive: true });
+    fill(`${folder}.tmp`);
+    renameSync(`${folder}.tmp`, folder);
   }
-  cpSync(cached, wasmOut);
+  return folder;
+}
+
+const hashOf = (...files) => {
+  const hash = createHash("sha256");
+  for (const file of files) hash.update(file).update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+};
+
+await step("wasm-opt", () => {
+  const folder = cached("wasm-opt", hashOf(bindgenWasm), (out) =>
+    run(bin("wasm-opt"), ["-Oz", bindgenWasm, "-o", join(out, `${crate}_bg.wasm`)]),
+  );
+  cpSync(join(folder, `${crate}_bg.wasm`), wasmOut);
 });
 
 /** Maps `./wasm.js`, imported by js/*.ts, to the glue of one target. */
@@ -117,17 +131,23 @@ await step("esbuild", async () => {
 });
 
 await step("tsc", () => {
-  // Declarations of js/*.ts plus the wasm-bindgen types they re-export.
-  run(process.execPath, [at("node_modules", "typescript", "bin", "tsc"), "-p", at("tsconfig.json")]);
-  const types = join(dist, "types");
-  cpSync(join(bindgen, "types", "wasm.d.ts"), join(types, "wasm.d.ts"));
-  // pkg is "type": "module", so these are ES module types. `require` users
-  // (TypeScript's node16 mode) need CommonJS ones: the same text as .d.cts
-  // files whose relative imports name the .d.cts siblings.
-  for (const file of readdirSync(types).filter((f) => f.endsWith(".d.ts"))) {
-    const text = readFileSync(join(types, file), "utf8").replace(/(["']\.\.?\/[^"']*)\.js(["'])/g, "$1.cjs$2");
-    writeFileSync(join(types, file.replace(/\.d\.ts$/, ".d.cts")), text);
-  }
+  const tsc = at("node_modules", "typescript", "bin", "tsc");
+  const sources = readdirSync(at("js")).filter((f) => f.endsWith(".ts")).sort().map((f) => at("js", f));
+  const wasmTypes = join(bindgen, "types", "wasm.d.ts");
+  const key = hashOf(at("tsconfig.json"), at("node_modules", "typescript", "package.json"), wasmTypes, ...sources);
+  const folder = cached("types", key, (types) => {
+    // Declarations of js/*.ts plus the wasm-bindgen types they re-export.
+    run(process.execPath, [tsc, "-p", at("tsconfig.json"), "--outDir", types]);
+    cpSync(wasmTypes, join(types, "wasm.d.ts"));
+    // pkg is "type": "module", so these are ES module types. `require` users
+    // (TypeScript's node16 mode) need CommonJS ones: the same text as .d.cts
+    // files whose relative imports name the .d.cts siblings.
+    for (const file of readdirSync(types).filter((f) => f.endsWith(".d.ts"))) {
+      const text = readFileSync(join(types, file), "utf8").replace(/(["']\.\.?\/[^"']*)\.js(["'])/g, "$1.cjs$2");
+      writeFileSync(join(types, file.replace(/\.d\.ts$/, ".d.cts")), text);
+    }
+  });
+  cpSync(folder, join(dist, "types"), { recursive: true });
 });
 
 cpSync(at("README.md"), at("pkg", "README.md"));
