@@ -55,6 +55,9 @@ pub trait Node: Sized {
     fn keys(&self) -> Result<Vec<String>, String>;
 
     fn number(&self) -> Option<f64>;
+
+    /// The value of a boolean, `None` for anything else.
+    fn boolean(&self) -> Option<bool>;
 }
 
 impl Node for &serde_json::Value {
@@ -97,5 +100,9 @@ impl Node for &serde_json::Value {
 
     fn number(&self) -> Option<f64> {
         self.as_f64()
+    }
+
+    fn boolean(&self) -> Option<bool> {
+        self.as_bool()
     }
 }

@@ -65,6 +65,21 @@ pub struct MessageView {
     pub tool_results: Vec<ToolResult>,
 }
 
+impl MessageView {
+    /// A message of this role with nothing in it yet, for a format to fill.
+    pub fn empty(role: RoleKind) -> Self {
+        MessageView {
+            role,
+            starts_user_turn: false,
+            is_marker: false,
+            tokens: 0,
+            opens: Vec::new(),
+            answers: Vec::new(),
+            tool_results: Vec::new(),
+        }
+    }
+}
+
 /// An edit of one message: the payload at `path` becomes the placeholder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edit {

@@ -89,6 +89,10 @@ impl Node for JsNode {
     fn number(&self) -> Option<f64> {
         self.0.as_f64()
     }
+
+    fn boolean(&self) -> Option<bool> {
+        self.0.as_bool()
+    }
 }
 
 /// What a getter or trap threw, in words.

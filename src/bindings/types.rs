@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const MESSAGE_TYPES: &'static str = r#"
 /** The formats a history can be in; found from the history, or forced. */
-export type MessageFormat = "openai-chat";
+export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses";
 
 /** A tool call of an OpenAI Chat Completions assistant message. */
 export interface ChatToolCall {
@@ -38,8 +38,86 @@ export interface ChatMessage {
   [field: string]: unknown;
 }
 
+/** The `output` of an AI SDK tool result. */
+export type AiSdkToolResultOutput =
+  | { type: "text" | "error-text"; value: string; [field: string]: unknown }
+  | { type: "json" | "error-json"; value: unknown; [field: string]: unknown }
+  | { type: "content"; value: Array<{ type: string; [field: string]: unknown }>; [field: string]: unknown }
+  | { type: "execution-denied"; reason?: string; [field: string]: unknown };
+
+/** A content part of an AI SDK message. */
+export type AiSdkPart =
+  | { type: "text" | "reasoning"; text: string; providerOptions?: Record<string, unknown>; [field: string]: unknown }
+  | { type: "image"; image: unknown; mediaType?: string; [field: string]: unknown }
+  | { type: "file"; data: unknown; mediaType: string; filename?: string; [field: string]: unknown }
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown; [field: string]: unknown }
+  | { type: "tool-result"; toolCallId: string; toolName: string; output: AiSdkToolResultOutput; [field: string]: unknown }
+  | { type: "tool-approval-request" | "tool-approval-response" | (string & {}); [field: string]: unknown };
+
+/**
+ * An AI SDK `ModelMessage` (v5 and v6). Tool results are `tool-result` parts
+ * of `role: "tool"` messages; pruning replaces a part's `output`.
+ */
+export interface AiSdkMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  content: string | AiSdkPart[];
+  providerOptions?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** A content block of an Anthropic message. */
+export type AnthropicBlock =
+  | { type: "text"; text: string; cache_control?: unknown; [field: string]: unknown }
+  | { type: "image" | "document"; source: Record<string, unknown>; [field: string]: unknown }
+  | { type: "thinking"; thinking: string; signature: string; [field: string]: unknown }
+  | { type: "redacted_thinking"; data: string; [field: string]: unknown }
+  | { type: "tool_use"; id: string; name: string; input: unknown; [field: string]: unknown }
+  | {
+      type: "tool_result";
+      tool_use_id: string;
+      content?: string | AnthropicBlock[];
+      is_error?: boolean;
+      [field: string]: unknown;
+    }
+  | { type: (string & {}); [field: string]: unknown };
+
+/**
+ * An Anthropic Messages API message. Tool results are `tool_result` blocks of
+ * user messages; pruning replaces a block's `content`.
+ */
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: string | AnthropicBlock[];
+  [field: string]: unknown;
+}
+
+/** A content part of an OpenAI Responses message or function call output. */
+export type ResponsesPart =
+  | { type: "input_text" | "output_text"; text: string; [field: string]: unknown }
+  | { type: "refusal"; refusal: string; [field: string]: unknown }
+  | { type: "input_image" | "input_file" | "input_audio"; [field: string]: unknown }
+  | { type: (string & {}); [field: string]: unknown };
+
+/**
+ * An OpenAI Responses input item: a message (with or without
+ * `type: "message"`), a `function_call` / `function_call_output` pair joined
+ * by `call_id`, a `reasoning` item, or a built-in tool's item. Pruning
+ * replaces a call output's `output`.
+ */
+export type ResponsesItem =
+  | {
+      type?: "message";
+      role: "user" | "assistant" | "system" | "developer";
+      content: string | ResponsesPart[];
+      [field: string]: unknown;
+    }
+  | { type: "function_call"; call_id: string; name: string; arguments: string; [field: string]: unknown }
+  | { type: "function_call_output" | "custom_tool_call_output"; call_id: string; output: string | ResponsesPart[]; [field: string]: unknown }
+  | { type: "reasoning"; summary?: Array<{ type: "summary_text"; text: string }>; encrypted_content?: string | null; [field: string]: unknown }
+  | { type: (string & {}); [field: string]: unknown };
+
 /** A message of any supported format. */
-export type Message = ChatMessage;
+export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem;
 
 /** Options every history function takes. */
 export interface FormatOptions {

@@ -2,7 +2,11 @@
 //! the field-reading helpers that give every error its argument, index and
 //! field.
 
+pub mod ai_sdk;
+pub mod anthropic;
 pub mod openai_chat;
+pub mod openai_responses;
+pub mod shared;
 
 use std::borrow::Cow;
 
@@ -15,17 +19,28 @@ use crate::view::MessageView;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     OpenAiChat,
+    AiSdk,
+    Anthropic,
+    OpenAiResponses,
 }
 
 /// Every format, in the order preferred when a history fits several (a
 /// history of plain text messages reads the same in all of them).
-pub const ALL_FORMATS: &[Format] = &[Format::OpenAiChat];
+pub const ALL_FORMATS: &[Format] = &[
+    Format::OpenAiChat,
+    Format::AiSdk,
+    Format::Anthropic,
+    Format::OpenAiResponses,
+];
 
 impl Format {
     /// The name used by the `format` option.
     pub fn name(self) -> &'static str {
         match self {
             Format::OpenAiChat => "openai-chat",
+            Format::AiSdk => "ai-sdk",
+            Format::Anthropic => "anthropic",
+            Format::OpenAiResponses => "openai-responses",
         }
     }
 
@@ -47,9 +62,12 @@ impl Format {
     }
 
     /// A cheap shape check: could this message be of this format?
-    fn accepts<N: Node>(self, message: &N) -> bool {
+    pub fn accepts<N: Node>(self, message: &N) -> bool {
         match self {
             Format::OpenAiChat => openai_chat::accepts(message),
+            Format::AiSdk => ai_sdk::accepts(message),
+            Format::Anthropic => anthropic::accepts(message),
+            Format::OpenAiResponses => openai_responses::accepts(message),
         }
     }
 
@@ -57,6 +75,9 @@ impl Format {
     pub fn view<N: Node>(self, message: &N, at: &At) -> Result<MessageView, InputError> {
         match self {
             Format::OpenAiChat => openai_chat::view(message, at),
+            Format::AiSdk => ai_sdk::view(message, at),
+            Format::Anthropic => anthropic::view(message, at),
+            Format::OpenAiResponses => openai_responses::view(message, at),
         }
     }
 
@@ -64,6 +85,9 @@ impl Format {
     pub fn content<N: Node>(self, message: &N, at: &At) -> Result<Content, InputError> {
         match self {
             Format::OpenAiChat => openai_chat::content(message, at),
+            Format::AiSdk => ai_sdk::content(message, at),
+            Format::Anthropic => anthropic::content(message, at),
+            Format::OpenAiResponses => openai_responses::content(message, at),
         }
     }
 
@@ -71,6 +95,9 @@ impl Format {
     pub fn marker(self, text: &str) -> serde_json::Value {
         match self {
             Format::OpenAiChat => openai_chat::marker(text),
+            Format::AiSdk => ai_sdk::marker(text),
+            Format::Anthropic => anthropic::marker(text),
+            Format::OpenAiResponses => openai_responses::marker(text),
         }
     }
 }
@@ -165,7 +192,17 @@ pub fn read_history<N: Node>(
     let views = messages
         .iter()
         .enumerate()
-        .map(|(index, message)| format.view(message, &at(index)))
+        .map(|(index, message)| {
+            let view = format.view(message, &at(index))?;
+            if forced.is_some() && !format.accepts(message) {
+                return Err(InputError::type_error(format!(
+                    "{} is not a message of the format \"{}\" that options.format names",
+                    at(index).path(""),
+                    format.name()
+                )));
+            }
+            Ok(view)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok((format, views))
 }
@@ -182,12 +219,19 @@ fn detect<'a, N: Node>(messages: &[N], at: &dyn Fn(usize) -> At<'a>) -> Result<F
             .filter(|f| f.accepts(message))
             .collect();
         if fitting.is_empty() {
-            // Read it as the format so far: a broken field gets its own error.
-            let format_so_far = candidates[0];
-            format_so_far.view(message, &at(index))?;
+            // A well-formed message of another format is a mix; anything
+            // else is read as the format so far, so a broken field gets its
+            // own error.
+            let other = ALL_FORMATS
+                .iter()
+                .find(|f| f.accepts(message) && f.view(message, &at(index)).is_ok());
+            if other.is_none() {
+                candidates[0].view(message, &at(index))?;
+            }
             let names: Vec<&str> = candidates.iter().map(|f| f.name()).collect();
+            let reads_as = other.map_or(String::new(), |f| format!(", it reads as {}", f.name()));
             return Err(InputError::type_error(format!(
-                "{} does not match the format of the messages before it ({}): a history must not mix formats",
+                "{} does not match the format of the messages before it ({}{reads_as}): a history must not mix formats",
                 at(index).path(""),
                 names.join(" or ")
             )));

@@ -4,17 +4,23 @@
 
 use crate::content::{Block, Content};
 use crate::error::InputError;
-use crate::estimate::{self, ATTACHMENT_TOKENS, MESSAGE_OVERHEAD};
-use crate::formats::At;
+use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::shared::{
+    first_text, is_marker, parts_fit, text_milli, untagged, untyped_role, ATTACHMENT_MILLI,
+};
+use crate::formats::{At, Format};
 use crate::history::COMPACTION_MARKER_NAME;
 use crate::node::{Kind, Node};
 use crate::view::{json_milli_tokens, MessageView, PathStep, Replacement, RoleKind, ToolResult};
 
+/// Any role (unknown ones read as system-like), no `type`, and no part of a
+/// type only another format has.
 pub fn accepts<N: Node>(message: &N) -> bool {
-    let role_is_string =
-        matches!(message.field("role"), Ok(Some(role)) if role.kind() == Kind::String);
-    let typed_item = matches!(message.field("type"), Ok(Some(_)));
-    role_is_string && !typed_item
+    untyped_role(message).is_some()
+        && parts_fit(
+            message.field("content").ok().flatten().as_ref(),
+            Format::OpenAiChat,
+        )
 }
 
 pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
@@ -32,7 +38,9 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
 
     let mut milli = 0;
     let mut content_text: Option<String> = None;
-    if let Some(content) = at.get(message, "content", "content")? {
+    let content = at.get(message, "content", "content")?;
+    let first = first_text(content.as_ref());
+    if let Some(content) = content {
         match content.kind() {
             Kind::String => {
                 let text = content.text().unwrap_or_default();
@@ -106,10 +114,12 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         });
     }
 
+    let marker = is_marker(&role_name, name.as_deref(), first.as_deref());
+    let role = if marker { RoleKind::System } else { role };
     Ok(MessageView {
         role,
         starts_user_turn: role == RoleKind::User,
-        is_marker: role == RoleKind::System && name.as_deref() == Some(COMPACTION_MARKER_NAME),
+        is_marker: marker,
         tokens: MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli),
         opens,
         answers,
@@ -130,18 +140,13 @@ fn parts_milli<N: Node>(parts: &N, at: &At) -> Result<u64, InputError> {
         }
         let kind = at.required_string(&part, &format!("{field}.type"), "type")?;
         milli += match kind.as_str() {
-            "text" => text_field(&part, at, &field, "text")?,
-            "refusal" => text_field(&part, at, &field, "refusal")?,
-            "image_url" | "input_audio" | "file" => ATTACHMENT_TOKENS * 1_000,
+            "text" => text_milli(&part, at, &field, "text")?,
+            "refusal" => text_milli(&part, at, &field, "refusal")?,
+            "image_url" | "input_audio" | "file" => ATTACHMENT_MILLI,
             _ => json_milli_tokens(&part),
         };
     }
     Ok(milli)
-}
-
-fn text_field<N: Node>(part: &N, at: &At, field: &str, key: &str) -> Result<u64, InputError> {
-    let text = at.required_string(part, &format!("{field}.{key}"), key)?;
-    Ok(estimate::text_milli_tokens(&text))
 }
 
 /// The marker: a system message named with the marker name.
@@ -157,7 +162,7 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     let mut texts = Vec::new();
     if let Some(content) = at.get(message, "content", "content")? {
         if let Some(text) = content.text() {
-            texts.push(Block::Text(text.into_owned()));
+            texts.push(Block::Text(untagged(&text).to_string()));
         } else if let Some(len) = content.array_len() {
             for i in 0..len {
                 let part = at.item(&content, &format!("content[{i}]"), i)?;
@@ -173,7 +178,9 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
                         .and_then(|t| t.text().map(|t| t.into_owned()))
                 };
                 match kind.as_deref() {
-                    Some("text") => texts.push(Block::Text(text_of("text").unwrap_or_default())),
+                    Some("text") => texts.push(Block::Text(
+                        untagged(&text_of("text").unwrap_or_default()).to_string(),
+                    )),
                     Some("refusal") => {
                         texts.push(Block::Text(text_of("refusal").unwrap_or_default()))
                     }

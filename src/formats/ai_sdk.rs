@@ -1,0 +1,247 @@
+//! AI SDK `ModelMessage`s (v5 and v6): `{ role, content, providerOptions? }`
+//! with `content` a string or an array of parts. Tool calls are `tool-call`
+//! parts of assistant messages; tool results are `tool-result` parts of
+//! `role: "tool"` messages, and each one's `output` (`{ type, value }`) is the
+//! payload pruning replaces.
+
+use crate::content::{Block, Content};
+use crate::error::InputError;
+use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::shared::{
+    content_blocks, first_text, has_chat_fields, is_marker, json_text, output_text, part_type,
+    parts, parts_fit, role_of, string_field, tagged, text_milli, tool_call_block, type_name,
+    untagged, untyped_role, ATTACHMENT_MILLI,
+};
+use crate::formats::{At, Format};
+use crate::node::{Kind, Node};
+use crate::view::{json_milli_tokens, MessageView, PathStep, Replacement, RoleKind, ToolResult};
+
+/// What a cleared result's `output` becomes: a text output holding the
+/// placeholder, or an error-text one for a result that was an error, so the
+/// provider still marks it as failed.
+const CLEARED: Replacement = Replacement::Tagged {
+    fields: &[("type", "text")],
+    placeholder_key: "value",
+};
+const CLEARED_ERROR: Replacement = Replacement::Tagged {
+    fields: &[("type", "error-text")],
+    placeholder_key: "value",
+};
+
+const ROLES: &[(&str, RoleKind)] = &[
+    ("system", RoleKind::System),
+    ("user", RoleKind::User),
+    ("assistant", RoleKind::Assistant),
+    ("tool", RoleKind::Tool),
+];
+
+/// The four roles, no `type` and no OpenAI Chat fields, a system message's
+/// content a string and a tool message's an array, no foreign parts.
+pub fn accepts<N: Node>(message: &N) -> bool {
+    let Some(role) = untyped_role(message) else {
+        return false;
+    };
+    let content = message.field("content").ok().flatten();
+    let kind = content.as_ref().map_or(Kind::Undefined, Node::kind);
+    let shape = match role.as_str() {
+        "system" => kind == Kind::String,
+        "user" | "assistant" => matches!(kind, Kind::String | Kind::Array),
+        "tool" => kind == Kind::Array,
+        _ => false,
+    };
+    shape && !has_chat_fields(message) && parts_fit(content.as_ref(), Format::AiSdk)
+}
+
+pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+    if message.kind() != Kind::Object {
+        return Err(at.type_error("", "a message object", message.kind()));
+    }
+    let (role_name, role) = role_of(message, at, ROLES, "")?;
+    let content = at.get(message, "content", "content")?;
+    let mut view = MessageView::empty(role);
+    let mut milli = 0;
+    match &content {
+        Some(text) if text.kind() == Kind::String => {
+            milli += estimate::text_milli_tokens(&text.text().unwrap_or_default());
+        }
+        Some(array) if array.kind() == Kind::Array => {
+            let parts = parts(at, array, "content", "a content part object")?;
+            for (index, (field, part)) in parts.iter().enumerate() {
+                milli += part_milli(part, index, field, at, &mut view)?;
+            }
+        }
+        other => {
+            return Err(at.type_error(
+                "content",
+                "a string or an array of parts",
+                other.as_ref().map_or(Kind::Undefined, Node::kind),
+            ))
+        }
+    }
+    let first = first_text(content.as_ref());
+    view.is_marker = is_marker(
+        &role_name,
+        string_field(message, "name").as_deref(),
+        first.as_deref(),
+    );
+    if view.is_marker {
+        view.role = RoleKind::System;
+    }
+    view.starts_user_turn = view.role == RoleKind::User;
+    view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
+    Ok(view)
+}
+
+fn part_milli<N: Node>(
+    part: &N,
+    index: usize,
+    field: &str,
+    at: &At,
+    view: &mut MessageView,
+) -> Result<u64, InputError> {
+    Ok(match part_type(at, part, field)?.as_str() {
+        "text" | "reasoning" => text_milli(part, at, field, "text")?,
+        "image" | "file" | "reasoning-file" => ATTACHMENT_MILLI,
+        "tool-call" => {
+            view.opens.push(at.required_string(
+                part,
+                &format!("{field}.toolCallId"),
+                "toolCallId",
+            )?);
+            let input = at.get(part, &format!("{field}.input"), "input")?;
+            text_milli(part, at, field, "toolName")? + input.map_or(0, |i| json_milli_tokens(&i))
+        }
+        "tool-result" => {
+            view.answers.push(at.required_string(
+                part,
+                &format!("{field}.toolCallId"),
+                "toolCallId",
+            )?);
+            let (output_milli, result) = output(part, index, field, at)?;
+            view.tool_results.extend(result);
+            text_milli(part, at, field, "toolName")? + output_milli
+        }
+        _ => json_milli_tokens(part),
+    })
+}
+
+/// A tool result's `output`: its estimate, and the prunable payload unless it
+/// is an `execution-denied` (or unknown) output, which is kept as it is.
+fn output<N: Node>(
+    part: &N,
+    index: usize,
+    field: &str,
+    at: &At,
+) -> Result<(u64, Option<ToolResult>), InputError> {
+    let field = format!("{field}.output");
+    let output = match at.get(part, &field, "output")? {
+        Some(output) if output.kind() == Kind::Object => output,
+        other => {
+            let got = other.map_or(Kind::Undefined, |o| o.kind());
+            return Err(at.type_error(&field, "a tool result output object", got));
+        }
+    };
+    let kind = part_type(at, &output, &field)?;
+    let value_field = format!("{field}.value");
+    let value = at.get(&output, &value_field, "value")?;
+    let (milli, cleared) = match kind.as_str() {
+        "text" | "error-text" => {
+            let text = at.required_string(&output, &value_field, "value")?;
+            (estimate::text_milli_tokens(&text), text == at.placeholder)
+        }
+        "json" | "error-json" => (value.map_or(0, |v| json_milli_tokens(&v)), false),
+        "content" => {
+            let Some(value) = value else {
+                return Err(at.type_error(&value_field, "an array", Kind::Undefined));
+            };
+            let mut milli = 0;
+            for (item_field, item) in parts(at, &value, &value_field, "a content object")? {
+                milli += match part_type(at, &item, &item_field)?.as_str() {
+                    "text" => text_milli(&item, at, &item_field, "text")?,
+                    "media" | "image-data" | "image-url" | "image-file-id" | "file-data"
+                    | "file-url" | "file-id" => ATTACHMENT_MILLI,
+                    _ => json_milli_tokens(&item),
+                };
+            }
+            (milli, false)
+        }
+        _ => return Ok((json_milli_tokens(&output), None)),
+    };
+    let replacement = if kind.starts_with("error") {
+        CLEARED_ERROR
+    } else {
+        CLEARED
+    };
+    Ok((
+        milli,
+        Some(ToolResult {
+            tokens: estimate::milli_to_tokens(milli),
+            cleared,
+            path: vec![
+                PathStep::Key("content"),
+                PathStep::Index(index),
+                PathStep::Key("output"),
+            ],
+            replacement,
+        }),
+    ))
+}
+
+/// The marker: a user message of one text part holding the tagged summary.
+/// A user message because AI SDK 6 warns about, and 7 refuses, system
+/// messages inside `messages`.
+pub fn marker(text: &str) -> serde_json::Value {
+    serde_json::json!({ "role": "user", "content": [{ "type": "text", "text": tagged(text) }] })
+}
+
+/// The content blocks of a message, for the transcript. Call `view` first.
+pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
+    let role = at.required_string(message, "role", "role")?;
+    let content = at.get(message, "content", "content")?;
+    let blocks = content_blocks(content.as_ref(), |part, kind, blocks| match kind {
+        "text" => blocks.push(Block::Text(
+            untagged(&string_field(part, "text").unwrap_or_default()).to_string(),
+        )),
+        "reasoning" => blocks.push(Block::Reasoning(
+            string_field(part, "text").unwrap_or_default(),
+        )),
+        "tool-call" => blocks.push(tool_call_block(part, "toolCallId", "toolName", "input")),
+        "tool-result" => tool_result_blocks(part, blocks),
+        other => blocks.push(Block::Attachment(other.to_string())),
+    });
+    Ok(Content { role, blocks })
+}
+
+fn tool_result_blocks<N: Node>(part: &N, blocks: &mut Vec<Block>) {
+    let output = part.field("output").ok().flatten();
+    let kind = output.as_ref().and_then(type_name).unwrap_or_default();
+    let value = output
+        .as_ref()
+        .and_then(|o| o.field("value").ok().flatten());
+    let mut attachments = Vec::new();
+    let text = match kind.as_str() {
+        "content" => {
+            let (text, parts) = output_text(value.as_ref(), &["text"]);
+            attachments = parts;
+            text
+        }
+        "execution-denied" => {
+            let reason = output.as_ref().and_then(|o| string_field(o, "reason"));
+            format!("Execution denied. {}", reason.unwrap_or_default())
+                .trim_end()
+                .to_string()
+        }
+        _ => match &value {
+            Some(value) => value
+                .text()
+                .map_or_else(|| json_text(value), |t| t.into_owned()),
+            None => String::new(),
+        },
+    };
+    blocks.push(Block::ToolResult {
+        id: string_field(part, "toolCallId").unwrap_or_default(),
+        output: text,
+        is_error: kind.starts_with("error"),
+    });
+    blocks.extend(attachments);
+}

@@ -1,0 +1,208 @@
+//! Anthropic Messages: `{ role: "user" | "assistant", content }` with
+//! `content` a string or an array of blocks. Tool calls are `tool_use` blocks
+//! of assistant messages; tool results are `tool_result` blocks inside user
+//! messages, and each block's own `content` is the payload pruning replaces.
+//! The API refuses unknown fields, so only payloads change; `cache_control`,
+//! `is_error`, thinking signatures and every other field stay as they are.
+
+use crate::content::{Block, Content};
+use crate::error::InputError;
+use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::shared::{
+    content_blocks, first_text, has_chat_fields, is_marker, output_text, part_type, parts,
+    parts_fit, role_of, string_field, tagged, text_milli, tool_call_block, untagged, untyped_role,
+    ATTACHMENT_MILLI,
+};
+use crate::formats::{At, Format};
+use crate::node::{Kind, Node};
+use crate::view::{json_milli_tokens, MessageView, PathStep, Replacement, RoleKind, ToolResult};
+
+const ROLES: &[(&str, RoleKind)] = &[("user", RoleKind::User), ("assistant", RoleKind::Assistant)];
+const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
+
+/// A user or assistant message, no `type` and no OpenAI Chat fields, a string
+/// or an array content with no foreign blocks.
+pub fn accepts<N: Node>(message: &N) -> bool {
+    let role_fits = matches!(untyped_role(message).as_deref(), Some("user" | "assistant"));
+    let content = message.field("content").ok().flatten();
+    let kind = content.as_ref().map_or(Kind::Undefined, Node::kind);
+    role_fits
+        && matches!(kind, Kind::String | Kind::Array)
+        && !has_chat_fields(message)
+        && parts_fit(content.as_ref(), Format::Anthropic)
+}
+
+pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+    if message.kind() != Kind::Object {
+        return Err(at.type_error("", "a message object", message.kind()));
+    }
+    let (role_name, mut role) = role_of(message, at, ROLES, NO_SYSTEM_ROLE)?;
+    let content = at.get(message, "content", "content")?;
+    let mut milli = 0;
+    let mut opens = Vec::new();
+    let mut answers = Vec::new();
+    let mut tool_results = Vec::new();
+    let mut other_blocks = 0;
+    match &content {
+        Some(text) if text.kind() == Kind::String => {
+            milli += estimate::text_milli_tokens(&text.text().unwrap_or_default());
+            other_blocks += 1;
+        }
+        Some(array) if array.kind() == Kind::Array => {
+            let blocks = parts(at, array, "content", "a content block object")?;
+            for (index, (field, block)) in blocks.iter().enumerate() {
+                let kind = part_type(at, block, field)?;
+                if kind != "tool_result" {
+                    other_blocks += 1;
+                }
+                milli += match kind.as_str() {
+                    "tool_use" => {
+                        opens.push(at.required_string(block, &format!("{field}.id"), "id")?);
+                        let input = at.get(block, &format!("{field}.input"), "input")?;
+                        text_milli(block, at, field, "name")?
+                            + input.map_or(0, |i| json_milli_tokens(&i))
+                    }
+                    "tool_result" => {
+                        let id_field = format!("{field}.tool_use_id");
+                        answers.push(at.required_string(block, &id_field, "tool_use_id")?);
+                        let result = tool_result(block, index, field, at)?;
+                        let tokens = result.as_ref().map_or(0, |r| r.1);
+                        tool_results.extend(result.map(|r| r.0));
+                        tokens
+                    }
+                    _ => block_milli(block, &kind, field, at)?,
+                };
+            }
+        }
+        other => {
+            return Err(at.type_error(
+                "content",
+                "a string or an array of content blocks",
+                other.as_ref().map_or(Kind::Undefined, Node::kind),
+            ))
+        }
+    }
+    let marker = is_marker(&role_name, None, first_text(content.as_ref()).as_deref());
+    if marker {
+        role = RoleKind::System;
+    } else if !answers.is_empty() && other_blocks == 0 {
+        role = RoleKind::Tool;
+    }
+    Ok(MessageView {
+        role,
+        // A user message that carries tool results answers the assistant's
+        // tool_use: a cut there would orphan it, so it never starts a turn.
+        starts_user_turn: role == RoleKind::User && answers.is_empty(),
+        is_marker: marker,
+        tokens: MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli),
+        opens,
+        answers,
+        tool_results,
+    })
+}
+
+/// Text, thinking, images and documents, and anything else by its JSON (the
+/// server tools' blocks among them).
+fn block_milli<N: Node>(block: &N, kind: &str, field: &str, at: &At) -> Result<u64, InputError> {
+    Ok(match kind {
+        "text" => text_milli(block, at, field, "text")?,
+        "thinking" => text_milli(block, at, field, "thinking")?,
+        // The encrypted thinking stands in for the thinking it hides.
+        "redacted_thinking" => text_milli(block, at, field, "data")?,
+        "image" | "document" => ATTACHMENT_MILLI,
+        _ => json_milli_tokens(block),
+    })
+}
+
+/// A `tool_result` block's payload, its `content`: a string or an array of
+/// text and image blocks. A result without content has nothing to clear.
+fn tool_result<N: Node>(
+    block: &N,
+    index: usize,
+    field: &str,
+    at: &At,
+) -> Result<Option<(ToolResult, u64)>, InputError> {
+    let content_field = format!("{field}.content");
+    let Some(content) = at.get(block, &content_field, "content")? else {
+        return Ok(None);
+    };
+    let (milli, cleared) = match content.kind() {
+        Kind::String => {
+            let text = content.text().unwrap_or_default();
+            (estimate::text_milli_tokens(&text), text == at.placeholder)
+        }
+        Kind::Array => {
+            let mut milli = 0;
+            for (inner_field, inner) in
+                parts(at, &content, &content_field, "a content block object")?
+            {
+                let kind = part_type(at, &inner, &inner_field)?;
+                milli += block_milli(&inner, &kind, &inner_field, at)?;
+            }
+            (milli, false)
+        }
+        other => {
+            return Err(at.type_error(
+                &content_field,
+                "a string or an array of content blocks",
+                other,
+            ))
+        }
+    };
+    let result = ToolResult {
+        tokens: estimate::milli_to_tokens(milli),
+        cleared,
+        path: vec![
+            PathStep::Key("content"),
+            PathStep::Index(index),
+            PathStep::Key("content"),
+        ],
+        replacement: Replacement::Placeholder,
+    };
+    Ok(Some((result, milli)))
+}
+
+/// The marker: a user message of one text block holding the tagged summary.
+/// The list has no system role and the API refuses unknown fields; a user
+/// message is accepted as sent, and the API joins it with the user message
+/// that follows it.
+pub fn marker(text: &str) -> serde_json::Value {
+    serde_json::json!({ "role": "user", "content": [{ "type": "text", "text": tagged(text) }] })
+}
+
+/// The content blocks of a message, for the transcript. Call `view` first.
+pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
+    let role = at.required_string(message, "role", "role")?;
+    let content = at.get(message, "content", "content")?;
+    let blocks = content_blocks(content.as_ref(), |block, kind, blocks| match kind {
+        "text" => blocks.push(Block::Text(
+            untagged(&string_field(block, "text").unwrap_or_default()).to_string(),
+        )),
+        "thinking" => blocks.push(Block::Reasoning(
+            string_field(block, "thinking").unwrap_or_default(),
+        )),
+        // Nothing readable to summarise.
+        "redacted_thinking" => {}
+        "tool_use" => blocks.push(tool_call_block(block, "id", "name", "input")),
+        "tool_result" => tool_result_blocks(block, blocks),
+        other => blocks.push(Block::Attachment(other.to_string())),
+    });
+    Ok(Content { role, blocks })
+}
+
+fn tool_result_blocks<N: Node>(block: &N, blocks: &mut Vec<Block>) {
+    let content = block.field("content").ok().flatten();
+    let (output, attachments) = output_text(content.as_ref(), &["text"]);
+    let is_error = block
+        .field("is_error")
+        .ok()
+        .flatten()
+        .and_then(|flag| flag.boolean())
+        .unwrap_or(false);
+    blocks.push(Block::ToolResult {
+        id: string_field(block, "tool_use_id").unwrap_or_default(),
+        output,
+        is_error,
+    });
+    blocks.extend(attachments);
+}

@@ -1,0 +1,268 @@
+//! OpenAI Responses input items: messages (`{ type?: "message", role,
+//! content }` with `input_text` / `output_text` parts), `function_call` and
+//! `function_call_output` items paired by `call_id`, `reasoning` items, and
+//! the built-in tools' items. A function call's result is its own item, whose
+//! `output` is the payload pruning replaces.
+//!
+//! A reasoning item belongs with the item after it (the API refuses one
+//! without the other). Turns start only at user messages and a model's
+//! response never puts a user message after its reasoning, so a cut never
+//! falls between them. A reasoning item directly before a user message is one
+//! whose response ended early (it has no following item of its own): it stays
+//! with the older turn, and a cut there drops it rather than sending it alone
+//! at the start of the history.
+
+use crate::content::{Block, Content};
+use crate::error::InputError;
+use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::shared::{
+    content_blocks, first_text, has_chat_fields, is_marker, output_text, part_type, parts,
+    parts_fit, role_of, string_field, tagged, text_milli, tool_call_block, type_name, untagged,
+    ATTACHMENT_MILLI,
+};
+use crate::formats::{At, Format};
+use crate::node::{Kind, Node};
+use crate::view::{json_milli_tokens, MessageView, PathStep, Replacement, RoleKind, ToolResult};
+
+const ROLES: &[(&str, RoleKind)] = &[
+    ("user", RoleKind::User),
+    ("assistant", RoleKind::Assistant),
+    ("system", RoleKind::System),
+    ("developer", RoleKind::SystemLike),
+];
+/// The part types of text in messages and tool outputs.
+const TEXT_PARTS: &[&str] = &["input_text", "output_text"];
+
+/// A typed item, or an untyped message of one of the four roles with a
+/// string or an array content and no foreign parts.
+pub fn accepts<N: Node>(message: &N) -> bool {
+    match message.field("type") {
+        Ok(Some(kind)) if kind.text().as_deref() == Some("message") => message_fits(message),
+        Ok(Some(kind)) => kind.kind() == Kind::String,
+        Ok(None) => message_fits(message),
+        Err(_) => false,
+    }
+}
+
+fn message_fits<N: Node>(message: &N) -> bool {
+    let role = string_field(message, "role");
+    let content = message.field("content").ok().flatten();
+    let kind = content.as_ref().map_or(Kind::Undefined, Node::kind);
+    role.is_some_and(|role| ROLES.iter().any(|(name, _)| *name == role))
+        && matches!(kind, Kind::String | Kind::Array)
+        && !has_chat_fields(message)
+        && parts_fit(content.as_ref(), Format::OpenAiResponses)
+}
+
+pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
+    if item.kind() != Kind::Object {
+        return Err(at.type_error("", "an input item object", item.kind()));
+    }
+    let kind = at
+        .string(item, "type", "type")?
+        .and_then(|k| k.text().map(|t| t.into_owned()));
+    let mut view = MessageView::empty(RoleKind::Assistant);
+    let milli = match kind.as_deref() {
+        None | Some("message") => message_milli(item, at, &mut view)?,
+        Some("function_call") => {
+            view.opens
+                .push(at.required_string(item, "call_id", "call_id")?);
+            text_milli(item, at, "", "name")? + text_milli(item, at, "", "arguments")?
+        }
+        Some("custom_tool_call") => {
+            view.opens
+                .push(at.required_string(item, "call_id", "call_id")?);
+            text_milli(item, at, "", "name")? + text_milli(item, at, "", "input")?
+        }
+        Some("function_call_output" | "custom_tool_call_output") => {
+            view.role = RoleKind::Tool;
+            view.answers
+                .push(at.required_string(item, "call_id", "call_id")?);
+            let (milli, result) = call_output(item, at)?;
+            view.tool_results.push(result);
+            milli
+        }
+        Some("reasoning") => reasoning_milli(item, at)?,
+        Some(other) => {
+            // Built-in tools' calls and outputs, paired by `call_id` where
+            // they have one. Screenshots and generated images are attachments.
+            let call_id = string_field(item, "call_id");
+            if other.ends_with("_call_output") {
+                view.role = RoleKind::Tool;
+                view.answers.extend(call_id);
+            } else if other.ends_with("_call") {
+                view.opens.extend(call_id);
+            }
+            match other {
+                "computer_call_output" | "image_generation_call" => ATTACHMENT_MILLI,
+                _ => json_milli_tokens(item),
+            }
+        }
+    };
+    view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
+    Ok(view)
+}
+
+fn message_milli<N: Node>(item: &N, at: &At, view: &mut MessageView) -> Result<u64, InputError> {
+    let (role, kind) = role_of(item, at, ROLES, "")?;
+    view.role = kind;
+    let content = at.get(item, "content", "content")?;
+    let milli = match &content {
+        Some(text) if text.kind() == Kind::String => {
+            estimate::text_milli_tokens(&text.text().unwrap_or_default())
+        }
+        Some(array) if array.kind() == Kind::Array => parts_milli(array, "content", at)?,
+        other => {
+            return Err(at.type_error(
+                "content",
+                "a string or an array of content parts",
+                other.as_ref().map_or(Kind::Undefined, Node::kind),
+            ))
+        }
+    };
+    view.is_marker = is_marker(&role, None, first_text(content.as_ref()).as_deref());
+    if view.is_marker {
+        view.role = RoleKind::System;
+    }
+    view.starts_user_turn = view.role == RoleKind::User;
+    Ok(milli)
+}
+
+/// Text parts by their text, images, files and audio at the attachment cost,
+/// anything else by its JSON.
+fn parts_milli<N: Node>(array: &N, field: &str, at: &At) -> Result<u64, InputError> {
+    let mut milli = 0;
+    for (part_field, part) in parts(at, array, field, "a content part object")? {
+        milli += match part_type(at, &part, &part_field)?.as_str() {
+            "input_text" | "output_text" => text_milli(&part, at, &part_field, "text")?,
+            "refusal" => text_milli(&part, at, &part_field, "refusal")?,
+            "input_image" | "input_file" | "input_audio" => ATTACHMENT_MILLI,
+            _ => json_milli_tokens(&part),
+        };
+    }
+    Ok(milli)
+}
+
+/// A call output's `output`, a string or an array of parts: the payload.
+fn call_output<N: Node>(item: &N, at: &At) -> Result<(u64, ToolResult), InputError> {
+    let output = at.get(item, "output", "output")?;
+    let (milli, cleared) = match &output {
+        Some(text) if text.kind() == Kind::String => {
+            let text = text.text().unwrap_or_default();
+            (estimate::text_milli_tokens(&text), text == at.placeholder)
+        }
+        Some(array) if array.kind() == Kind::Array => (parts_milli(array, "output", at)?, false),
+        other => {
+            return Err(at.type_error(
+                "output",
+                "a string or an array of content parts",
+                other.as_ref().map_or(Kind::Undefined, Node::kind),
+            ))
+        }
+    };
+    let result = ToolResult {
+        tokens: estimate::milli_to_tokens(milli),
+        cleared,
+        path: vec![PathStep::Key("output")],
+        replacement: Replacement::Placeholder,
+    };
+    Ok((milli, result))
+}
+
+/// The summary and reasoning text, and the encrypted reasoning, which stands
+/// in for the reasoning the model reads back.
+fn reasoning_milli<N: Node>(item: &N, at: &At) -> Result<u64, InputError> {
+    let mut milli = 0;
+    for key in ["summary", "content"] {
+        let Some(array) = at.get(item, key, key)? else {
+            continue;
+        };
+        for (field, part) in parts(at, &array, key, "a reasoning part object")? {
+            milli += text_milli(&part, at, &field, "text")?;
+        }
+    }
+    if let Some(encrypted) = at.string(item, "encrypted_content", "encrypted_content")? {
+        milli += estimate::text_milli_tokens(&encrypted.text().unwrap_or_default());
+    }
+    Ok(milli)
+}
+
+/// The marker: a user message item of one `input_text` part holding the
+/// tagged summary. The API refuses unknown fields, so the tag is the mark.
+pub fn marker(text: &str) -> serde_json::Value {
+    serde_json::json!({
+        "type": "message",
+        "role": "user",
+        "content": [{ "type": "input_text", "text": tagged(text) }],
+    })
+}
+
+/// The content blocks of an item, for the transcript. Call `view` first.
+pub fn content<N: Node>(item: &N, _at: &At) -> Result<Content, InputError> {
+    let text = |key| string_field(item, key).unwrap_or_default();
+    let kind = type_name(item).unwrap_or_else(|| "message".to_string());
+    let (role, blocks) = match kind.as_str() {
+        "message" => (text("role"), message_blocks(item)),
+        "function_call" => (
+            assistant(),
+            vec![tool_call_block(item, "call_id", "name", "arguments")],
+        ),
+        "custom_tool_call" => (
+            assistant(),
+            vec![tool_call_block(item, "call_id", "name", "input")],
+        ),
+        "function_call_output" | "custom_tool_call_output" => {
+            let output = item.field("output").ok().flatten();
+            let (output, attachments) = output_text(output.as_ref(), TEXT_PARTS);
+            let mut blocks = vec![Block::ToolResult {
+                id: text("call_id"),
+                output,
+                is_error: false,
+            }];
+            blocks.extend(attachments);
+            ("tool".to_string(), blocks)
+        }
+        "reasoning" => {
+            let summary = item.field("summary").ok().flatten();
+            let (mut reasoning, _) = output_text(summary.as_ref(), &["summary_text"]);
+            if reasoning.is_empty() {
+                let content = item.field("content").ok().flatten();
+                reasoning = output_text(content.as_ref(), &["reasoning_text"]).0;
+            }
+            let blocks = if reasoning.is_empty() {
+                Vec::new()
+            } else {
+                vec![Block::Reasoning(reasoning)]
+            };
+            (assistant(), blocks)
+        }
+        other => {
+            let role = if other.ends_with("_output") {
+                "tool"
+            } else {
+                "assistant"
+            };
+            (role.to_string(), vec![Block::Attachment(other.to_string())])
+        }
+    };
+    Ok(Content { role, blocks })
+}
+
+fn message_blocks<N: Node>(item: &N) -> Vec<Block> {
+    let content = item.field("content").ok().flatten();
+    content_blocks(content.as_ref(), |part, kind, blocks| {
+        let text = |key| string_field(part, key).unwrap_or_default();
+        blocks.push(match kind {
+            "input_text" | "output_text" => Block::Text(untagged(&text("text")).to_string()),
+            "refusal" => Block::Text(text("refusal")),
+            "input_image" => Block::Attachment("image".to_string()),
+            "input_file" => Block::Attachment("file".to_string()),
+            "input_audio" => Block::Attachment("audio".to_string()),
+            other => Block::Attachment(other.to_string()),
+        })
+    })
+}
+
+fn assistant() -> String {
+    "assistant".to_string()
+}

@@ -1,0 +1,351 @@
+//! What the formats share: the compaction marker's tagged text, the table of
+//! content-part types that tells the formats apart, and small readers.
+
+use crate::content::Block;
+use crate::error::InputError;
+use crate::estimate::{self, ATTACHMENT_TOKENS};
+use crate::formats::{At, Format};
+use crate::history::COMPACTION_MARKER_NAME;
+use crate::node::{Kind, Node};
+use crate::view::RoleKind;
+
+/// The marker of the formats whose providers refuse unknown fields: a message
+/// whose first text starts with this tag. The name stays the same in every
+/// format.
+pub const MARKER_OPEN: &str = "<kram:compaction_summary>";
+const MARKER_CLOSE: &str = "</kram:compaction_summary>";
+
+/// The thousandths of a token an image, file or audio part costs.
+pub const ATTACHMENT_MILLI: u64 = ATTACHMENT_TOKENS * 1_000;
+
+/// The summary wrapped in the marker tags.
+pub fn tagged(text: &str) -> String {
+    format!("{MARKER_OPEN}\n{text}\n{MARKER_CLOSE}")
+}
+
+/// The summary inside a tagged text; any other text as it is.
+pub fn untagged(text: &str) -> &str {
+    match text.strip_prefix(MARKER_OPEN) {
+        Some(inner) => {
+            let inner = inner.strip_prefix('\n').unwrap_or(inner);
+            let inner = inner.strip_suffix(MARKER_CLOSE).unwrap_or(inner);
+            inner.strip_suffix('\n').unwrap_or(inner)
+        }
+        None => text,
+    }
+}
+
+/// Whether a message is a compaction marker, in any format's spelling: a
+/// system message named with the marker name (OpenAI Chat), or a system,
+/// developer or user message whose first text starts with the marker tag
+/// (the others). Every format recognises both, so a history that fits several
+/// formats finds the same markers whichever it is read as.
+pub fn is_marker(role: &str, name: Option<&str>, first_text: Option<&str>) -> bool {
+    let named = role == "system" && name == Some(COMPACTION_MARKER_NAME);
+    let tagged = matches!(role, "system" | "developer" | "user")
+        && first_text.is_some_and(|text| text.starts_with(MARKER_OPEN));
+    named || tagged
+}
+
+/// The first text of a message's content: the string itself, or the text of
+/// a first part that is a text part.
+pub fn first_text<N: Node>(content: Option<&N>) -> Option<String> {
+    let content = content?;
+    if let Some(text) = content.text() {
+        return Some(text.into_owned());
+    }
+    content.array_len().filter(|len| *len > 0)?;
+    let part = content.item(0).ok()?;
+    match type_name(&part).as_deref() {
+        Some("text" | "input_text") => string_field(&part, "text"),
+        _ => None,
+    }
+}
+
+/// The `type` of a part or item, when it is a string.
+pub fn type_name<N: Node>(value: &N) -> Option<String> {
+    string_field(value, "type")
+}
+
+/// A string field, without checks: for `accepts` and `content`, which run on
+/// messages `view` has checked or may refuse.
+pub fn string_field<N: Node>(value: &N, key: &str) -> Option<String> {
+    value
+        .field(key)
+        .ok()
+        .flatten()
+        .and_then(|v| v.text().map(|t| t.into_owned()))
+}
+
+/// Whether a field is present (and not undefined).
+pub fn has<N: Node>(value: &N, key: &str) -> bool {
+    matches!(value.field(key), Ok(Some(_)))
+}
+
+/// A set of formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormatSet(u8);
+
+impl FormatSet {
+    pub const ALL: FormatSet = FormatSet(u8::MAX);
+
+    const fn of(formats: &[Format]) -> FormatSet {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < formats.len() {
+            bits |= 1 << formats[i] as u8;
+            i += 1;
+        }
+        FormatSet(bits)
+    }
+
+    pub fn contains(self, format: Format) -> bool {
+        self.0 & (1 << format as u8) != 0
+    }
+}
+
+/// Which formats a content part can belong to, by its type (and, for the
+/// types two formats spell the same but shape differently, by its keys). A
+/// type no format here knows fits every format: providers add part types
+/// often, and an unknown part is counted by its JSON wherever it appears.
+pub fn part_formats<N: Node>(part: &N) -> FormatSet {
+    use Format::*;
+    let Some(kind) = type_name(part) else {
+        return FormatSet::ALL;
+    };
+    match kind.as_str() {
+        "text" => FormatSet::of(&[OpenAiChat, AiSdk, Anthropic]),
+        "image_url" => FormatSet::of(&[OpenAiChat]),
+        "input_audio" | "refusal" => FormatSet::of(&[OpenAiChat, OpenAiResponses]),
+        "file" if has(part, "file") => FormatSet::of(&[OpenAiChat]),
+        "file" if has(part, "data") => FormatSet::of(&[AiSdk]),
+        "file" => FormatSet::of(&[OpenAiChat, AiSdk]),
+        "image" if has(part, "source") => FormatSet::of(&[Anthropic]),
+        "image" if has(part, "image") => FormatSet::of(&[AiSdk]),
+        "image" => FormatSet::of(&[AiSdk, Anthropic]),
+        "reasoning"
+        | "reasoning-file"
+        | "tool-call"
+        | "tool-result"
+        | "tool-approval-request"
+        | "tool-approval-response"
+        | "custom" => FormatSet::of(&[AiSdk]),
+        "tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "document"
+        | "search_result" | "server_tool_use" | "mcp_tool_use" | "container_upload" => {
+            FormatSet::of(&[Anthropic])
+        }
+        server_result if server_result.ends_with("_tool_result") => FormatSet::of(&[Anthropic]),
+        "input_text" | "output_text" | "input_image" | "input_file" => {
+            FormatSet::of(&[OpenAiResponses])
+        }
+        _ => FormatSet::ALL,
+    }
+}
+
+/// Whether every part of a content array can belong to `format`; a content
+/// that is not an array has no parts to object.
+pub fn parts_fit<N: Node>(content: Option<&N>, format: Format) -> bool {
+    let Some(content) = content else {
+        return true;
+    };
+    let len = content.array_len().unwrap_or(0);
+    (0..len).all(|i| match content.item(i) {
+        Ok(part) => part_formats(&part).contains(format),
+        // Let `view` report the throwing element.
+        Err(_) => true,
+    })
+}
+
+/// The role of a message without a `type` field, for `accepts`: `None` when
+/// the message has a `type` (an item or a response object) or no string role.
+pub fn untyped_role<N: Node>(message: &N) -> Option<String> {
+    if has(message, "type") {
+        return None;
+    }
+    string_field(message, "role")
+}
+
+/// Whether a message carries the fields only OpenAI Chat messages have.
+pub fn has_chat_fields<N: Node>(message: &N) -> bool {
+    has(message, "tool_calls") || has(message, "tool_call_id")
+}
+
+/// The kind of a message's `content`, `Undefined` when absent.
+pub fn content_kind<N: Node>(message: &N) -> Kind {
+    match message.field("content") {
+        Ok(Some(content)) => content.kind(),
+        Ok(None) => Kind::Undefined,
+        Err(_) => Kind::Other,
+    }
+}
+
+/// The name of `key` inside `field` (`content[0].text`), or `key` alone at
+/// the top of a message.
+pub fn join(field: &str, key: &str) -> String {
+    if field.is_empty() {
+        key.to_string()
+    } else {
+        format!("{field}.{key}")
+    }
+}
+
+/// A required string field, counted as text.
+pub fn text_milli<N: Node>(part: &N, at: &At, field: &str, key: &str) -> Result<u64, InputError> {
+    let text = at.required_string(part, &join(field, key), key)?;
+    Ok(estimate::text_milli_tokens(&text))
+}
+
+/// The parts of an array field: `(field name of part i, part)` for each, with
+/// the checks every format makes (an array of objects).
+pub fn parts<N: Node>(
+    at: &At,
+    array: &N,
+    field: &str,
+    what: &str,
+) -> Result<Vec<(String, N)>, InputError> {
+    let Some(len) = array.array_len() else {
+        return Err(at.type_error(field, "an array", array.kind()));
+    };
+    (0..len)
+        .map(|i| {
+            let part_field = format!("{field}[{i}]");
+            let part = at.item(array, &part_field, i)?;
+            if part.kind() != Kind::Object {
+                return Err(at.type_error(&part_field, what, part.kind()));
+            }
+            Ok((part_field, part))
+        })
+        .collect()
+}
+
+/// A part's required `type`.
+pub fn part_type<N: Node>(at: &At, part: &N, field: &str) -> Result<String, InputError> {
+    at.required_string(part, &join(field, "type"), "type")
+}
+
+/// A free-form JSON value as JSON text, for the transcript (tool inputs and
+/// JSON outputs). Bounded like the estimate, so cycles cannot hang it.
+pub fn json_text<N: Node>(value: &N) -> String {
+    let mut budget = 100_000usize;
+    to_json(value, 0, &mut budget).to_string()
+}
+
+fn to_json<N: Node>(value: &N, depth: usize, budget: &mut usize) -> serde_json::Value {
+    use serde_json::Value;
+    if *budget == 0 || depth > 32 {
+        return Value::Null;
+    }
+    *budget -= 1;
+    match value.kind() {
+        Kind::String => Value::String(value.text().unwrap_or_default().into_owned()),
+        Kind::Number => value
+            .number()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
+        Kind::Bool => value.boolean().map(Value::Bool).unwrap_or(Value::Null),
+        Kind::Array => Value::Array(
+            (0..value.array_len().unwrap_or(0))
+                .filter_map(|i| value.item(i).ok())
+                .map(|item| to_json(&item, depth + 1, budget))
+                .collect(),
+        ),
+        Kind::Object => Value::Object(
+            value
+                .keys()
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|key| {
+                    let child = value.field(&key).ok().flatten()?;
+                    Some((key, to_json(&child, depth + 1, budget)))
+                })
+                .collect(),
+        ),
+        Kind::Null | Kind::Undefined | Kind::Other => Value::Null,
+    }
+}
+
+/// A tool output for the transcript: a string is its text; an array gives the
+/// `text` of its parts of the `text_types` joined by line breaks, and its
+/// other parts as attachments by type.
+pub fn output_text<N: Node>(value: Option<&N>, text_types: &[&str]) -> (String, Vec<Block>) {
+    let Some(value) = value else {
+        return (String::new(), Vec::new());
+    };
+    if let Some(text) = value.text() {
+        return (text.into_owned(), Vec::new());
+    }
+    let mut texts = Vec::new();
+    let mut attachments = Vec::new();
+    for part in (0..value.array_len().unwrap_or(0)).filter_map(|i| value.item(i).ok()) {
+        match type_name(&part) {
+            Some(kind) if text_types.contains(&kind.as_str()) => {
+                texts.push(string_field(&part, "text").unwrap_or_default())
+            }
+            Some(kind) => attachments.push(Block::Attachment(kind)),
+            None => {}
+        }
+    }
+    (texts.join("\n"), attachments)
+}
+
+/// A message's `role`, which must be one of `roles`: its name and kind.
+pub fn role_of<N: Node>(
+    message: &N,
+    at: &At,
+    roles: &[(&str, RoleKind)],
+    hint: &str,
+) -> Result<(String, RoleKind), InputError> {
+    let name = at.required_string(message, "role", "role")?;
+    match roles.iter().find(|(role, _)| *role == name) {
+        Some((_, kind)) => Ok((name, *kind)),
+        None => {
+            let names: Vec<String> = roles
+                .iter()
+                .map(|(role, _)| format!("\"{role}\""))
+                .collect();
+            let (last, rest) = names.split_last().expect("a format has roles");
+            Err(InputError::type_error(format!(
+                "{} must be {} or {last}, got \"{name}\"{hint}",
+                at.path("role"),
+                rest.join(", ")
+            )))
+        }
+    }
+}
+
+/// The blocks of a message's content for the transcript: a string is one
+/// text (a marker's summary without its tags); each part of an array is
+/// handed to `part` with its type.
+pub fn content_blocks<N: Node>(
+    content: Option<&N>,
+    mut part: impl FnMut(&N, &str, &mut Vec<Block>),
+) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let Some(content) = content else {
+        return blocks;
+    };
+    if let Some(text) = content.text() {
+        blocks.push(Block::Text(untagged(&text).to_string()));
+    }
+    for item in (0..content.array_len().unwrap_or(0)).filter_map(|i| content.item(i).ok()) {
+        if let Some(kind) = type_name(&item) {
+            part(&item, &kind, &mut blocks);
+        }
+    }
+    blocks
+}
+
+/// A tool call for the transcript, its input (any JSON) as JSON text.
+pub fn tool_call_block<N: Node>(part: &N, id: &str, name: &str, input: &str) -> Block {
+    Block::ToolCall {
+        id: string_field(part, id).unwrap_or_default(),
+        name: string_field(part, name).unwrap_or_default(),
+        arguments: match part.field(input).ok().flatten() {
+            Some(value) => value
+                .text()
+                .map_or_else(|| json_text(&value), |t| t.into_owned()),
+            None => String::new(),
+        },
+    }
+}
