@@ -10,8 +10,8 @@ use wasm_bindgen::JsCast;
 use crate::error::{ErrorKind, InputError};
 use crate::formats::Format;
 use crate::node::{Kind, Node};
-use crate::plan::{replacement_json, Output};
-use crate::view::PathStep;
+use crate::plan::Output;
+use crate::view::{PathStep, Replacement};
 
 /// A JS value read through the core's `Node` trait. Every read goes through
 /// `Reflect`, so a throwing getter or Proxy trap becomes an error, never an
@@ -181,10 +181,8 @@ pub fn materialize(input: &[JsNode], outputs: &[Output], placeholder: &str) -> A
             Output::Edited { index, edits } => {
                 let mut message = copy_value(&input[*index].0);
                 for (path, replacement) in edits {
-                    let replacement =
-                        serde_wasm_bindgen::to_value(&replacement_json(*replacement, placeholder))
-                            .unwrap_or(JsValue::UNDEFINED);
-                    message = replace_at(&message, path, replacement);
+                    message =
+                        replace_at(&message, path, replacement_value(*replacement, placeholder));
                 }
                 message
             }
@@ -192,6 +190,29 @@ pub fn materialize(input: &[JsNode], outputs: &[Output], placeholder: &str) -> A
         array.set(slot as u32, value);
     }
     array
+}
+
+/// What a cleared payload becomes, as a plain JS value (a string, or a plain
+/// object such as the AI SDK's `{ type: "text", value }`, never a `Map`).
+fn replacement_value(replacement: Replacement, placeholder: &str) -> JsValue {
+    match replacement {
+        Replacement::Placeholder => JsValue::from_str(placeholder),
+        Replacement::Tagged {
+            fields,
+            placeholder_key,
+        } => {
+            let object = Object::new();
+            for (key, value) in fields {
+                let _ = Reflect::set(&object, &JsValue::from_str(key), &JsValue::from_str(value));
+            }
+            let _ = Reflect::set(
+                &object,
+                &JsValue::from_str(placeholder_key),
+                &JsValue::from_str(placeholder),
+            );
+            object.into()
+        }
+    }
 }
 
 /// A shallow copy: `Object.fromEntries(Object.entries(v))` defines own data
