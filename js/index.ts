@@ -1,21 +1,22 @@
 // The public surface of kram-compaction. To add a module: write js/NAME.ts and
 // add its export line here; the build and the published types pick it up.
 import * as wasm from "./wasm.js";
+import type { FormatOptions, Message, PruneOptions } from "./wasm.js";
 
-export {
-  estimateTokens,
-  needsCompaction,
-  effectiveHistory,
-  pruneForModel,
-  emergencyPrune,
-  describeMessages,
-} from "./wasm.js";
+export { estimateTokens, needsCompaction, describeMessages } from "./wasm.js";
 export type {
   Message,
   MessageFormat,
   ChatMessage,
   ChatToolCall,
   ChatContentPart,
+  AiSdkMessage,
+  AiSdkPart,
+  AiSdkToolResultOutput,
+  AnthropicMessage,
+  AnthropicBlock,
+  ResponsesItem,
+  ResponsesPart,
   FormatOptions,
   PruneOptions,
   MessageBlock,
@@ -23,7 +24,27 @@ export type {
   HistoryDescription,
 } from "./wasm.js";
 
-/** The `name` that tags a system message as a compaction summary. */
+/**
+ * The history functions that return messages give back the caller's own
+ * message type: an `AnthropicMessage[]` in, an `AnthropicMessage[]` out.
+ */
+type SameMessages<Rest extends unknown[]> = <M extends Message>(messages: readonly M[], ...rest: Rest) => M[];
+
+/** Everything from the newest compaction marker on, the marker first; the whole history when there is none. */
+export const effectiveHistory = wasm.effectiveHistory as unknown as SameMessages<[options?: FormatOptions]>;
+
+/** The cheap first pass: old tool results' payloads become a placeholder, keeping the newest turns and tool output whole. */
+export const pruneForModel = wasm.pruneForModel as unknown as SameMessages<[options?: PruneOptions]>;
+
+/** The fallback when summarising fails: the leading system messages and the newest whole user turns that fit in `maxTokens`. */
+export const emergencyPrune = wasm.emergencyPrune as unknown as SameMessages<
+  [maxTokens?: number, options?: FormatOptions]
+>;
+
+/**
+ * The `name` that tags an OpenAI Chat system message as a compaction summary;
+ * the other formats open the summary's text with the tag `<kram:compaction_summary>`.
+ */
 export const COMPACTION_MARKER_NAME: string = wasm.compactionMarkerName();
 
 /** The token budget the history functions use when none is given. */

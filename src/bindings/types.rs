@@ -52,7 +52,7 @@ export type AiSdkPart =
   | { type: "file"; data: unknown; mediaType: string; filename?: string; [field: string]: unknown }
   | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown; [field: string]: unknown }
   | { type: "tool-result"; toolCallId: string; toolName: string; output: AiSdkToolResultOutput; [field: string]: unknown }
-  | { type: "tool-approval-request" | "tool-approval-response" | (string & {}); [field: string]: unknown };
+  | { type: "tool-approval-request" | "tool-approval-response" | "reasoning-file" | "custom"; [field: string]: unknown };
 
 /**
  * An AI SDK `ModelMessage` (v5 and v6). Tool results are `tool-result` parts

@@ -37,12 +37,12 @@ const pruneOptions: PruneOptions = { protectTurns: 2, protectTokens: 40_000, min
 
 const tokens: number = estimateTokens(history, formatOptions);
 const over: boolean = needsCompaction(history, DEFAULT_MAX_TOKENS, formatOptions);
-const effective: Message[] = effectiveHistory(history);
-const pruned: Message[] = pruneForModel(effective, pruneOptions);
+const effective: ChatMessage[] = effectiveHistory(history);
+const pruned: ChatMessage[] = pruneForModel(effective, pruneOptions);
 const cut: Message[] = emergencyPrune(pruned, 1_000);
 const marker: string = COMPACTION_MARKER_NAME;
 const version: string = VERSION;
-const first: ChatMessage | undefined = cut[0];
+const first: ChatMessage | undefined = pruned[0];
 const described: HistoryDescription = describeMessages(history, formatOptions);
 const info: MessageInfo | undefined = described.messages[0];
 const kinds: MessageInfo["kind"][] = described.messages.map((m) => m.kind);

@@ -1,0 +1,60 @@
+// The message types of the four formats: each history goes in and comes back
+// as its own type; the @ts-expect-error lines prove wrong shapes fail.
+import {
+  effectiveHistory,
+  emergencyPrune,
+  estimateTokens,
+  pruneForModel,
+  type AiSdkMessage,
+  type AnthropicMessage,
+  type Message,
+  type MessageFormat,
+  type ResponsesItem,
+} from "kram-compaction";
+
+const aiSdk: AiSdkMessage[] = [
+  { role: "system", content: "You are a coding agent." },
+  { role: "user", content: [{ type: "text", text: "Read the file" }, { type: "image", image: "https://example.com/a.png" }] },
+  {
+    role: "assistant",
+    content: [
+      { type: "reasoning", text: "Read it first.", providerOptions: { anthropic: { signature: "sig" } } },
+      { type: "tool-call", toolCallId: "call_1", toolName: "readFile", input: { path: "a.ts" } },
+    ],
+  },
+  { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "readFile", output: { type: "error-text", value: "ENOENT" } }] },
+];
+const anthropic: AnthropicMessage[] = [
+  { role: "user", content: [{ type: "text", text: "Read the file", cache_control: { type: "ephemeral" } }] },
+  {
+    role: "assistant",
+    content: [
+      { type: "thinking", thinking: "Read it first.", signature: "sig" },
+      { type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "a.ts" } },
+    ],
+  },
+  { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "ENOENT", is_error: true }] },
+];
+const responses: ResponsesItem[] = [
+  { type: "message", role: "developer", content: [{ type: "input_text", text: "Be brief." }] },
+  { role: "user", content: "Read the file" },
+  { type: "reasoning", summary: [{ type: "summary_text", text: "Read it first." }], encrypted_content: "gAAAA" },
+  { type: "function_call", call_id: "call_1", name: "read_file", arguments: "{}" },
+  { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "ENOENT" }] },
+];
+
+const a: AiSdkMessage[] = pruneForModel(effectiveHistory(aiSdk, { format: "ai-sdk" }));
+const b: AnthropicMessage[] = emergencyPrune(pruneForModel(anthropic, { protectTurns: 1 }), 1_000);
+const c: ResponsesItem[] = effectiveHistory(responses);
+const formats: MessageFormat[] = ["openai-chat", "ai-sdk", "anthropic", "openai-responses"];
+const all: Message[] = [...a, ...b, ...c];
+const tokens: number = estimateTokens(all.slice(0, 1), { format: formats[0] });
+export { tokens };
+
+// @ts-expect-error Anthropic has no system role in the list
+const noSystem: AnthropicMessage = { role: "system", content: "x" };
+// @ts-expect-error an AI SDK tool result's output is an object
+const badOutput: AiSdkMessage = { role: "tool", content: [{ type: "tool-result", toolCallId: "c", toolName: "t", output: "ok" }] };
+// @ts-expect-error what comes back is the caller's own type
+const mismatched: AnthropicMessage[] = pruneForModel(aiSdk);
+export { noSystem, badOutput, mismatched };
