@@ -224,45 +224,81 @@ pub fn part_type<N: Node>(at: &At, part: &N, field: &str) -> Result<String, Inpu
 }
 
 /// A free-form JSON value as JSON text, for the transcript (tool inputs and
-/// JSON outputs). Bounded like the estimate, so cycles cannot hang it.
+/// JSON outputs). Bounded like the estimate, so cycles cannot hang it;
+/// written here rather than by serde_json, whose serializer would add to
+/// the wasm module for this one use.
 pub fn json_text<N: Node>(value: &N) -> String {
+    let mut out = String::new();
     let mut budget = 100_000usize;
-    to_json(value, 0, &mut budget).to_string()
+    write_json(value, 0, &mut budget, &mut out);
+    out
 }
 
-fn to_json<N: Node>(value: &N, depth: usize, budget: &mut usize) -> serde_json::Value {
-    use serde_json::Value;
+fn write_json<N: Node>(value: &N, depth: usize, budget: &mut usize, out: &mut String) {
     if *budget == 0 || depth > 32 {
-        return Value::Null;
+        out.push_str("null");
+        return;
     }
     *budget -= 1;
     match value.kind() {
-        Kind::String => Value::String(value.text().unwrap_or_default().into_owned()),
-        Kind::Number => value
-            .number()
-            .and_then(serde_json::Number::from_f64)
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
-        Kind::Bool => value.boolean().map(Value::Bool).unwrap_or(Value::Null),
-        Kind::Array => Value::Array(
-            (0..value.array_len().unwrap_or(0))
-                .filter_map(|i| value.item(i).ok())
-                .map(|item| to_json(&item, depth + 1, budget))
-                .collect(),
-        ),
-        Kind::Object => Value::Object(
-            value
-                .keys()
-                .unwrap_or_default()
-                .into_iter()
-                .filter_map(|key| {
-                    let child = value.field(&key).ok().flatten()?;
-                    Some((key, to_json(&child, depth + 1, budget)))
-                })
-                .collect(),
-        ),
-        Kind::Null | Kind::Undefined | Kind::Other => Value::Null,
+        Kind::String => write_string(&value.text().unwrap_or_default(), out),
+        Kind::Number => match value.number().filter(|n| n.is_finite()) {
+            Some(n) => out.push_str(&n.to_string()),
+            None => out.push_str("null"),
+        },
+        Kind::Bool => out.push_str(if value.boolean() == Some(true) {
+            "true"
+        } else {
+            "false"
+        }),
+        Kind::Array => {
+            out.push('[');
+            for i in 0..value.array_len().unwrap_or(0) {
+                if i > 0 {
+                    out.push(',');
+                }
+                match value.item(i) {
+                    Ok(item) => write_json(&item, depth + 1, budget, out),
+                    Err(_) => out.push_str("null"),
+                }
+            }
+            out.push(']');
+        }
+        Kind::Object => {
+            out.push('{');
+            let mut first = true;
+            for key in value.keys().unwrap_or_default() {
+                let Ok(Some(child)) = value.field(&key) else {
+                    continue;
+                };
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                write_string(&key, out);
+                out.push(':');
+                write_json(&child, depth + 1, budget, out);
+            }
+            out.push('}');
+        }
+        Kind::Null | Kind::Undefined | Kind::Other => out.push_str("null"),
     }
+}
+
+fn write_string(text: &str, out: &mut String) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 /// A tool output for the transcript: a string is its text; an array gives the
@@ -347,5 +383,33 @@ pub fn tool_call_block<N: Node>(part: &N, id: &str, name: &str, input: &str) -> 
                 .map_or_else(|| json_text(&value), |t| t.into_owned()),
             None => String::new(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_text_writes_what_serde_json_writes() {
+        let value = serde_json::json!({
+            "path": "src/a \"b\"\\c\n\t\u{1}.rs", "n": 42, "x": -1.5, "ok": true, "none": null,
+            "list": [1, "two", { "three": [] }], "unicode": "日本 ✓"
+        });
+        assert_eq!(json_text(&&value), serde_json::to_string(&value).unwrap());
+    }
+
+    #[test]
+    fn the_marker_tag_wraps_and_unwraps() {
+        let text = tagged("Summary.\nSecond line.");
+        assert!(is_marker("user", None, Some(&text)));
+        assert!(!is_marker("assistant", None, Some(&text)));
+        assert!(is_marker(
+            "system",
+            Some(COMPACTION_MARKER_NAME),
+            Some("plain")
+        ));
+        assert_eq!(untagged(&text), "Summary.\nSecond line.");
+        assert_eq!(untagged("not a marker"), "not a marker");
     }
 }
