@@ -6,11 +6,20 @@ import {
   estimateTokens,
   pruneForModel,
   type AiSdkMessage,
+  type AiSdkPart,
+  type AiSdkToolResultOutput,
+  type AnthropicBlock,
   type AnthropicMessage,
   type Message,
   type MessageFormat,
   type ResponsesItem,
+  type ResponsesPart,
 } from "kram-compaction";
+
+const output: AiSdkToolResultOutput = { type: "content", value: [{ type: "media", data: "iVBOR", mediaType: "image/png" }] };
+const part: AiSdkPart = { type: "tool-result", toolCallId: "call_0", toolName: "screenshot", output };
+const block: AnthropicBlock = { type: "tool_result", tool_use_id: "toolu_0", content: [{ type: "text", text: "ok" }] };
+const responsesPart: ResponsesPart = { type: "input_image", image_url: "https://example.com/a.png", detail: "low" };
 
 const aiSdk: AiSdkMessage[] = [
   { role: "system", content: "You are a coding agent." },
@@ -23,6 +32,7 @@ const aiSdk: AiSdkMessage[] = [
     ],
   },
   { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "readFile", output: { type: "error-text", value: "ENOENT" } }] },
+  { role: "tool", content: [part] },
 ];
 const anthropic: AnthropicMessage[] = [
   { role: "user", content: [{ type: "text", text: "Read the file", cache_control: { type: "ephemeral" } }] },
@@ -34,10 +44,11 @@ const anthropic: AnthropicMessage[] = [
     ],
   },
   { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "ENOENT", is_error: true }] },
+  { role: "user", content: [block] },
 ];
 const responses: ResponsesItem[] = [
   { type: "message", role: "developer", content: [{ type: "input_text", text: "Be brief." }] },
-  { role: "user", content: "Read the file" },
+  { role: "user", content: [{ type: "input_text", text: "Read the file" }, responsesPart] },
   { type: "reasoning", summary: [{ type: "summary_text", text: "Read it first." }], encrypted_content: "gAAAA" },
   { type: "function_call", call_id: "call_1", name: "read_file", arguments: "{}" },
   { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "ENOENT" }] },
