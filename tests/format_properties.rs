@@ -1,0 +1,359 @@
+//! Property tests of the history functions over generated sessions written in
+//! each of the four formats, checked against what the generator knows (where
+//! turns start, where markers are) and against independent readings of each
+//! format's tool calls and payloads.
+
+use std::collections::HashSet;
+
+use kram_compaction::api;
+use kram_compaction::formats::{Format, ALL_FORMATS};
+use kram_compaction::plan::{materialize_json, Output};
+use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+#[derive(Clone, Debug)]
+enum Step {
+    Marker,
+    User(usize),
+    Assistant(usize),
+    /// Parallel tool calls: each result's size in lines, and whether it failed.
+    Tools(Vec<(usize, bool)>),
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        1 => Just(Step::Marker),
+        3 => (1usize..30).prop_map(Step::User),
+        3 => (1usize..30).prop_map(Step::Assistant),
+        4 => prop::collection::vec((0usize..200, any::<bool>()), 1..4).prop_map(Step::Tools),
+    ]
+}
+
+/// A session written in one format, with what the generator knows of it.
+struct Session {
+    messages: Vec<Value>,
+    turn_starts: Vec<usize>,
+    markers: Vec<usize>,
+    /// Messages before the first user turn that are system-like.
+    leading: usize,
+}
+
+fn output_text(lines: usize) -> String {
+    "fn main() { println!(\"hello\"); }\n".repeat(lines)
+}
+
+fn build(format: Format, steps: &[Step]) -> Session {
+    let mut s = Session {
+        messages: Vec::new(),
+        turn_starts: Vec::new(),
+        markers: Vec::new(),
+        leading: 0,
+    };
+    match format {
+        Format::OpenAiChat => s
+            .messages
+            .push(json!({ "role": "system", "content": "Be careful." })),
+        Format::AiSdk => s
+            .messages
+            .push(json!({ "role": "system", "content": "Be careful." })),
+        Format::OpenAiResponses => s
+            .messages
+            .push(json!({ "role": "developer", "content": "Be careful." })),
+        Format::Anthropic => {}
+    }
+    s.leading = s.messages.len();
+    let mut call = 0;
+    for (position, step) in steps.iter().enumerate() {
+        let messages = &mut s.messages;
+        match step {
+            Step::Marker => {
+                // A marker leads what follows it; at the very start it
+                // counts among the leading system-like messages.
+                if messages.len() == s.leading {
+                    s.leading += 1;
+                }
+                s.markers.push(messages.len());
+                messages.push(format.marker("Earlier: the build was fixed."));
+            }
+            Step::User(words) => {
+                s.turn_starts.push(messages.len());
+                let text = "please ".repeat(*words);
+                messages.push(match format {
+                    Format::Anthropic => json!({ "role": "user", "content": [{ "type": "text", "text": text, "cache_control": { "type": "ephemeral" } }] }),
+                    Format::OpenAiResponses => json!({ "type": "message", "role": "user", "content": [{ "type": "input_text", "text": text }] }),
+                    _ => json!({ "role": "user", "content": text }),
+                });
+            }
+            Step::Assistant(words) => {
+                let text = "ok ".repeat(*words);
+                match format {
+                    Format::OpenAiChat => messages.push(json!({ "role": "assistant", "content": text, "reasoning_content": "hmm" })),
+                    Format::AiSdk => messages.push(json!({ "role": "assistant", "content": [
+                        { "type": "reasoning", "text": "hmm", "providerOptions": { "anthropic": { "signature": "sig" } } },
+                        { "type": "text", "text": text }] })),
+                    Format::Anthropic => messages.push(json!({ "role": "assistant", "content": [
+                        { "type": "thinking", "thinking": "hmm", "signature": "sig" },
+                        { "type": "text", "text": text }] })),
+                    Format::OpenAiResponses => {
+                        messages.push(json!({ "type": "reasoning", "id": format!("rs_{position}"), "summary": [], "encrypted_content": "gAAAA" }));
+                        messages.push(json!({ "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": text, "annotations": [] }] }));
+                    }
+                }
+            }
+            Step::Tools(results) => {
+                let ids: Vec<String> = results
+                    .iter()
+                    .map(|_| {
+                        call += 1;
+                        format!("call_{call}")
+                    })
+                    .collect();
+                write_tools(format, messages, &ids, results, position);
+            }
+        }
+    }
+    s
+}
+
+fn write_tools(
+    format: Format,
+    messages: &mut Vec<Value>,
+    ids: &[String],
+    results: &[(usize, bool)],
+    position: usize,
+) {
+    let calls = ids.iter();
+    let outputs = ids.iter().zip(results);
+    match format {
+        Format::OpenAiChat => {
+            let calls: Vec<Value> = calls.map(|id| json!({ "id": id, "type": "function", "function": { "name": "read", "arguments": "{\"path\":\"a.rs\"}" } })).collect();
+            messages.push(json!({ "role": "assistant", "content": null, "tool_calls": calls }));
+            for (id, (lines, _)) in outputs {
+                messages.push(
+                    json!({ "role": "tool", "tool_call_id": id, "content": output_text(*lines) }),
+                );
+            }
+        }
+        Format::AiSdk => {
+            let calls: Vec<Value> = calls.map(|id| json!({ "type": "tool-call", "toolCallId": id, "toolName": "read", "input": { "path": "a.rs" } })).collect();
+            messages.push(json!({ "role": "assistant", "content": calls }));
+            let parts: Vec<Value> = outputs.map(|(id, (lines, failed))| {
+                let output = match (failed, lines % 3) {
+                    (true, _) => json!({ "type": "error-text", "value": output_text(*lines) }),
+                    (false, 0) => json!({ "type": "json", "value": { "lines": output_text(*lines).lines().collect::<Vec<_>>() } }),
+                    (false, _) => json!({ "type": "text", "value": output_text(*lines) }),
+                };
+                json!({ "type": "tool-result", "toolCallId": id, "toolName": "read", "output": output, "providerOptions": { "x": { "y": 1 } } })
+            }).collect();
+            messages.push(json!({ "role": "tool", "content": parts }));
+        }
+        Format::Anthropic => {
+            let calls: Vec<Value> = calls.map(|id| json!({ "type": "tool_use", "id": id, "name": "read", "input": { "path": "a.rs" } })).collect();
+            messages.push(json!({ "role": "assistant", "content": calls }));
+            let blocks: Vec<Value> = outputs.map(|(id, (lines, failed))| {
+                let content = if lines % 2 == 0 { json!(output_text(*lines)) } else { json!([{ "type": "text", "text": output_text(*lines) }]) };
+                json!({ "type": "tool_result", "tool_use_id": id, "content": content, "is_error": failed })
+            }).collect();
+            messages.push(json!({ "role": "user", "content": blocks }));
+        }
+        Format::OpenAiResponses => {
+            messages.push(json!({ "type": "reasoning", "id": format!("rs_t{position}"), "summary": [{ "type": "summary_text", "text": "read it" }] }));
+            for id in calls {
+                messages.push(json!({ "type": "function_call", "call_id": id, "name": "read", "arguments": "{\"path\":\"a.rs\"}" }));
+            }
+            for (id, (lines, _)) in outputs {
+                let output = if lines % 2 == 0 {
+                    json!(output_text(*lines))
+                } else {
+                    json!([{ "type": "input_text", "text": output_text(*lines) }])
+                };
+                messages.push(
+                    json!({ "type": "function_call_output", "call_id": id, "output": output }),
+                );
+            }
+        }
+    }
+}
+
+/// The payloads of a message, read independently of the library: where they
+/// are and what they hold.
+fn payloads(format: Format, message: &Value) -> Vec<(String, Value)> {
+    let mut found = Vec::new();
+    match format {
+        Format::OpenAiChat if message["role"] == "tool" => {
+            found.push(("/content".to_string(), message["content"].clone()))
+        }
+        Format::AiSdk | Format::Anthropic => {
+            for (i, part) in message["content"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                match part["type"].as_str() {
+                    Some("tool-result") => {
+                        found.push((format!("/content/{i}/output"), part["output"].clone()))
+                    }
+                    Some("tool_result") => {
+                        found.push((format!("/content/{i}/content"), part["content"].clone()))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Format::OpenAiResponses if message["type"] == "function_call_output" => {
+            found.push(("/output".to_string(), message["output"].clone()))
+        }
+        _ => {}
+    }
+    found
+}
+
+fn is_placeholder(format: Format, payload: &Value) -> bool {
+    match format {
+        Format::AiSdk => {
+            payload["value"] == DEFAULT_PLACEHOLDER
+                && matches!(payload["type"].as_str(), Some("text" | "error-text"))
+        }
+        _ => payload == DEFAULT_PLACEHOLDER,
+    }
+}
+
+/// The message with its payloads blanked, to compare everything else.
+fn without_payloads(format: Format, message: &Value) -> Value {
+    let mut copy = message.clone();
+    for (pointer, _) in payloads(format, message) {
+        *copy.pointer_mut(&pointer).unwrap() = Value::Null;
+    }
+    copy
+}
+
+/// Call ids with no result and result ids with no call, read independently.
+fn orphans(messages: &[Value]) -> (HashSet<String>, HashSet<String>) {
+    let mut calls = HashSet::new();
+    let mut results = HashSet::new();
+    for message in messages {
+        let id = |key: &str| message[key].as_str().map(str::to_string);
+        calls.extend(
+            message["tool_calls"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["id"].as_str().map(str::to_string)),
+        );
+        results.extend(id("tool_call_id"));
+        match message["type"].as_str() {
+            Some("function_call") => calls.extend(id("call_id")),
+            Some("function_call_output") => results.extend(id("call_id")),
+            _ => {}
+        }
+        for part in message["content"].as_array().into_iter().flatten() {
+            let field = |key: &str| part[key].as_str().map(str::to_string);
+            match part["type"].as_str() {
+                Some("tool-call") => calls.extend(field("toolCallId")),
+                Some("tool-result") => results.extend(field("toolCallId")),
+                Some("tool_use") => calls.extend(field("id")),
+                Some("tool_result") => results.extend(field("tool_use_id")),
+                _ => {}
+            }
+        }
+    }
+    (&calls - &results, &results - &calls)
+}
+
+fn refs(values: &[Value]) -> Vec<&Value> {
+    values.iter().collect()
+}
+
+fn tokens(values: &[Value]) -> u64 {
+    api::estimate_tokens(&refs(values), None).unwrap()
+}
+
+fn any_format() -> impl Strategy<Value = Format> {
+    prop::sample::select(ALL_FORMATS.to_vec())
+}
+
+fn session() -> impl Strategy<Value = (Format, Vec<Step>)> {
+    (any_format(), prop::collection::vec(step(), 0..30))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn detection_finds_the_format_and_the_estimate_is_additive((format, steps) in session()) {
+        let s = build(format, &steps);
+        let whole = tokens(&s.messages);
+        let parts: u64 = s.messages.iter().map(|m| tokens(std::slice::from_ref(m))).sum();
+        prop_assert_eq!(whole, parts);
+        prop_assert_eq!(api::estimate_tokens(&refs(&s.messages), Some(format)).unwrap(), whole);
+    }
+
+    #[test]
+    fn effective_history_starts_at_the_newest_marker((format, steps) in session()) {
+        let s = build(format, &steps);
+        let plan = api::effective_history(&refs(&s.messages), None).unwrap();
+        let start = s.markers.last().copied().unwrap_or(0);
+        prop_assert_eq!(plan, (start..s.messages.len()).map(Output::Keep).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn prune_changes_only_payloads_outside_the_protected_turns(
+        (format, steps) in session(), turns in 0usize..4, protect in 0u32..3_000, savings in 0u32..3_000,
+    ) {
+        let s = build(format, &steps);
+        let options = PruneOptions { protect_turns: turns, protect_tokens: protect as f64, minimum_savings: savings as f64, ..PruneOptions::default() };
+        let plan = api::prune_for_model(&refs(&s.messages), &options, None).unwrap();
+        let output = materialize_json(&s.messages, &plan, DEFAULT_PLACEHOLDER);
+        let tail = match turns {
+            0 => s.messages.len(),
+            n if s.turn_starts.len() >= n => s.turn_starts[s.turn_starts.len() - n],
+            _ => 0,
+        };
+        for (index, (before, after)) in s.messages.iter().zip(&output).enumerate() {
+            if before == after {
+                prop_assert_eq!(&plan[index], &Output::Keep(index));
+                continue;
+            }
+            prop_assert!(index < tail, "{}: message {} in the protected tail changed", format.name(), index);
+            prop_assert!(!s.markers.contains(&index));
+            prop_assert_eq!(without_payloads(format, before), without_payloads(format, after), "only payloads change");
+            let changed: Vec<_> = payloads(format, before).into_iter().zip(payloads(format, after))
+                .filter(|(b, a)| b.1 != a.1).collect();
+            prop_assert!(!changed.is_empty());
+            for (_, (_, payload)) in changed {
+                prop_assert!(is_placeholder(format, &payload), "{}: {}", format.name(), payload);
+            }
+        }
+        prop_assert_eq!(orphans(&output), orphans(&s.messages));
+        let again = api::prune_for_model(&refs(&output), &options, None).unwrap();
+        prop_assert!(again.iter().all(|o| matches!(o, Output::Keep(_))), "a second pass changes nothing");
+    }
+
+    #[test]
+    fn emergency_prune_keeps_the_leading_messages_and_whole_newest_turns((format, steps) in session(), budget in 1u32..20_000) {
+        let s = build(format, &steps);
+        let plan = api::emergency_prune(&refs(&s.messages), budget as f64, None).unwrap();
+        let kept: Vec<usize> = plan.iter().map(Output::index).collect();
+        let output = materialize_json(&s.messages, &plan, DEFAULT_PLACEHOLDER);
+        let leading = s.leading;
+        prop_assert_eq!(&kept[..leading.min(kept.len())], &(0..leading).collect::<Vec<_>>()[..]);
+        let suffix_start = s.messages.len() - (kept.len() - leading);
+        prop_assert_eq!(&kept[leading..], &(suffix_start..s.messages.len()).collect::<Vec<_>>()[..]);
+        match s.turn_starts.last() {
+            None => prop_assert_eq!(kept.len(), s.messages.len()),
+            Some(&newest) => {
+                prop_assert!(suffix_start <= newest, "the newest turn is kept");
+                prop_assert!(suffix_start == leading || s.turn_starts.contains(&suffix_start),
+                    "{}: cut at {} is not a turn start", format.name(), suffix_start);
+            }
+        }
+        prop_assert_eq!(orphans(&output), (HashSet::new(), HashSet::new()));
+        for &index in &kept {
+            if s.messages[index]["type"] == "reasoning" {
+                prop_assert!(kept.contains(&(index + 1)), "reasoning {} kept without its item", index);
+            }
+        }
+    }
+}
