@@ -1,9 +1,8 @@
 // The public surface of kram-compaction. To add a module: write js/NAME.ts and
 // add its export line here; the build and the published types pick it up.
 import * as wasm from "./wasm.js";
-import type { FormatOptions, Message, PruneOptions } from "./wasm.js";
+import type { FormatOptions, HistoryDescription, Message, PruneOptions } from "./wasm.js";
 
-export { estimateTokens, needsCompaction, describeMessages } from "./wasm.js";
 export type {
   Message,
   MessageFormat,
@@ -25,13 +24,30 @@ export type {
 } from "./wasm.js";
 
 /**
- * The history functions that return messages give back the caller's own
- * message type: an `AnthropicMessage[]` in, an `AnthropicMessage[]` out.
+ * The history functions take the caller's own message type (an SDK's, or one
+ * of the package's) and those that return messages give it back: an
+ * `AnthropicMessage[]` in, an `AnthropicMessage[]` out.
  */
 type SameMessages<Rest extends unknown[]> = <M extends Message>(messages: readonly M[], ...rest: Rest) => M[];
+type ReadMessages<Rest extends unknown[], R> = <M extends Message>(messages: readonly M[], ...rest: Rest) => R;
+
+/** The estimated tokens of what the model sees of `messages`: the sum of each message's estimate. */
+export const estimateTokens = wasm.estimateTokens as unknown as ReadMessages<[options?: FormatOptions], number>;
+
+/** Whether the estimate of `effective` is over `maxTokens` (default 60,000). */
+export const needsCompaction = wasm.needsCompaction as unknown as ReadMessages<
+  [maxTokens?: number, options?: FormatOptions],
+  boolean
+>;
 
 /** Everything from the newest compaction marker on, the marker first; the whole history when there is none. */
 export const effectiveHistory = wasm.effectiveHistory as unknown as SameMessages<[options?: FormatOptions]>;
+
+/** What the history functions read each message as: the format, and per message its role, turn start, marker, estimate and content. */
+export const describeMessages = wasm.describeMessages as unknown as ReadMessages<
+  [options?: FormatOptions],
+  HistoryDescription
+>;
 
 /** The cheap first pass: old tool results' payloads become a placeholder, keeping the newest turns and tool output whole. */
 export const pruneForModel = wasm.pruneForModel as unknown as SameMessages<[options?: PruneOptions]>;

@@ -20,6 +20,7 @@ suite "node --test" node --test --test-reporter=spec tests/js/
 suite "deno test" env DENO_DIR="$PWD/target/deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
   deno test --allow-read --allow-env --unstable-sloppy-imports tests/deno/
 suite "tsc types" tsc -p tests/types/tsconfig.json
+suite "tsc SDK types" tsc -p tests/types/sdk/tsconfig.json
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "test: failed: ${failed[*]}"

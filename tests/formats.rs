@@ -446,3 +446,27 @@ fn attachments_count_the_fixed_cost_whatever_their_size() {
     assert_eq!(tokens(&small), tokens(&large));
     assert_eq!(tokens(&small), 4 + 1_000);
 }
+
+#[test]
+fn responses_item_references_read_with_or_without_their_type() {
+    let messages = vec![
+        json!({ "role": "user", "content": [{ "type": "input_text", "text": "Hi" }] }),
+        json!({ "id": "msg_0123" }),
+        json!({ "type": null, "id": "rs_0123" }),
+        json!({ "type": "item_reference", "id": "fc_0123" }),
+    ];
+    let (format, views) = views(&messages, None);
+    assert_eq!(format, Format::OpenAiResponses);
+    assert!(views[1..]
+        .iter()
+        .all(|v| !v.starts_user_turn && v.tool_results.is_empty()));
+    let error = api::estimate_tokens(
+        &[&json!({ "type": 5, "id": "x" })],
+        Some(Format::OpenAiResponses),
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.message,
+        "messages[0].type must be a string, got number"
+    );
+}

@@ -8,21 +8,25 @@ const MESSAGE_TYPES: &'static str = r#"
 /** The formats a history can be in; found from the history, or forced. */
 export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses";
 
+// The message types name the fields the package reads and leave the rest
+// open: no index signatures, so the SDKs' own interfaces (the AI SDK's
+// ModelMessage, Anthropic's MessageParam, OpenAI's message and input item
+// params) are accepted as they are, unknown fields and all.
+
 /** A tool call of an OpenAI Chat Completions assistant message. */
 export interface ChatToolCall {
   id: string;
-  type: "function";
-  function: { name: string; arguments: string };
-  [field: string]: unknown;
+  type: "function" | (string & {});
+  function?: { name?: string; arguments?: string };
 }
 
 /** A content part of an OpenAI Chat Completions message. */
 export type ChatContentPart =
-  | { type: "text"; text: string; [field: string]: unknown }
-  | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" }; [field: string]: unknown }
-  | { type: "input_audio"; input_audio: { data: string; format: string }; [field: string]: unknown }
-  | { type: "file"; file: Record<string, unknown>; [field: string]: unknown }
-  | { type: "refusal"; refusal: string; [field: string]: unknown };
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string; detail?: "auto" | "low" | "high" } }
+  | { type: "input_audio"; input_audio: { data: string; format: string } }
+  | { type: "file"; file: object }
+  | { type: "refusal"; refusal: string };
 
 /**
  * An OpenAI Chat Completions message as agent loops store it. Unknown roles
@@ -31,28 +35,27 @@ export type ChatContentPart =
  */
 export interface ChatMessage {
   role: "system" | "user" | "assistant" | "tool" | (string & {});
-  content?: string | null | ChatContentPart[];
+  content?: string | null | readonly ChatContentPart[];
   name?: string;
-  tool_calls?: ChatToolCall[];
+  tool_calls?: readonly ChatToolCall[];
   tool_call_id?: string;
-  [field: string]: unknown;
 }
 
 /** The `output` of an AI SDK tool result. */
 export type AiSdkToolResultOutput =
-  | { type: "text" | "error-text"; value: string; [field: string]: unknown }
-  | { type: "json" | "error-json"; value: unknown; [field: string]: unknown }
-  | { type: "content"; value: Array<{ type: string; [field: string]: unknown }>; [field: string]: unknown }
-  | { type: "execution-denied"; reason?: string; [field: string]: unknown };
+  | { type: "text" | "error-text"; value: string }
+  | { type: "json" | "error-json"; value: unknown }
+  | { type: "content"; value: readonly { type: string; text?: string; data?: string; mediaType?: string; url?: string }[] }
+  | { type: "execution-denied"; reason?: string };
 
 /** A content part of an AI SDK message. */
 export type AiSdkPart =
-  | { type: "text" | "reasoning"; text: string; providerOptions?: Record<string, unknown>; [field: string]: unknown }
-  | { type: "image"; image: unknown; mediaType?: string; [field: string]: unknown }
-  | { type: "file"; data: unknown; mediaType: string; filename?: string; [field: string]: unknown }
-  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown; [field: string]: unknown }
-  | { type: "tool-result"; toolCallId: string; toolName: string; output: AiSdkToolResultOutput; [field: string]: unknown }
-  | { type: "tool-approval-request" | "tool-approval-response" | "reasoning-file" | "custom"; [field: string]: unknown };
+  | { type: "text" | "reasoning"; text: string; providerOptions?: object }
+  | { type: "image"; image: unknown; mediaType?: string }
+  | { type: "file"; data: unknown; mediaType: string; filename?: string }
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown }
+  | { type: "tool-result"; toolCallId: string; toolName: string; output: AiSdkToolResultOutput }
+  | { type: "tool-approval-request" | "tool-approval-response" | "reasoning-file" | "custom" };
 
 /**
  * An AI SDK `ModelMessage` (v5 and v6). Tool results are `tool-result` parts
@@ -60,26 +63,19 @@ export type AiSdkPart =
  */
 export interface AiSdkMessage {
   role: "system" | "user" | "assistant" | "tool";
-  content: string | AiSdkPart[];
-  providerOptions?: Record<string, unknown>;
-  [field: string]: unknown;
+  content: string | readonly AiSdkPart[];
+  providerOptions?: object;
 }
 
 /** A content block of an Anthropic message. */
 export type AnthropicBlock =
-  | { type: "text"; text: string; cache_control?: unknown; [field: string]: unknown }
-  | { type: "image" | "document"; source: Record<string, unknown>; [field: string]: unknown }
-  | { type: "thinking"; thinking: string; signature: string; [field: string]: unknown }
-  | { type: "redacted_thinking"; data: string; [field: string]: unknown }
-  | { type: "tool_use"; id: string; name: string; input: unknown; [field: string]: unknown }
-  | {
-      type: "tool_result";
-      tool_use_id: string;
-      content?: string | AnthropicBlock[];
-      is_error?: boolean;
-      [field: string]: unknown;
-    }
-  | { type: (string & {}); [field: string]: unknown };
+  | { type: "text"; text: string; cache_control?: unknown }
+  | { type: "image" | "document"; source: object }
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string }
+  | { type: "tool_use"; id: string; name: string; input: unknown }
+  | { type: "tool_result"; tool_use_id: string; content?: string | readonly AnthropicBlock[]; is_error?: boolean }
+  | { type: string & {} };
 
 /**
  * An Anthropic Messages API message. Tool results are `tool_result` blocks of
@@ -87,16 +83,17 @@ export type AnthropicBlock =
  */
 export interface AnthropicMessage {
   role: "user" | "assistant";
-  content: string | AnthropicBlock[];
-  [field: string]: unknown;
+  content: string | readonly AnthropicBlock[];
 }
 
 /** A content part of an OpenAI Responses message or function call output. */
 export type ResponsesPart =
-  | { type: "input_text" | "output_text"; text: string; [field: string]: unknown }
-  | { type: "refusal"; refusal: string; [field: string]: unknown }
-  | { type: "input_image" | "input_file" | "input_audio"; [field: string]: unknown }
-  | { type: (string & {}); [field: string]: unknown };
+  | { type: "input_text" | "output_text"; text: string }
+  | { type: "refusal"; refusal: string }
+  | { type: "input_image"; image_url?: string | null; file_id?: string | null; detail?: string }
+  | { type: "input_file"; file_data?: string; file_id?: string | null; file_url?: string; filename?: string }
+  | { type: "input_audio"; input_audio?: object }
+  | { type: string & {} };
 
 /**
  * An OpenAI Responses input item: a message (with or without
@@ -108,13 +105,13 @@ export type ResponsesItem =
   | {
       type?: "message";
       role: "user" | "assistant" | "system" | "developer";
-      content: string | ResponsesPart[];
-      [field: string]: unknown;
+      content: string | readonly ResponsesPart[];
     }
-  | { type: "function_call"; call_id: string; name: string; arguments: string; [field: string]: unknown }
-  | { type: "function_call_output" | "custom_tool_call_output"; call_id: string; output: string | ResponsesPart[]; [field: string]: unknown }
-  | { type: "reasoning"; summary?: Array<{ type: "summary_text"; text: string }>; encrypted_content?: string | null; [field: string]: unknown }
-  | { type: (string & {}); [field: string]: unknown };
+  | { type: "function_call"; call_id: string; name: string; arguments: string }
+  | { type: "function_call_output" | "custom_tool_call_output"; call_id: string; output: string | readonly ResponsesPart[] }
+  | { type: "reasoning"; summary?: readonly { type: "summary_text"; text: string }[]; encrypted_content?: string | null }
+  | { type?: "item_reference" | null; id: string }
+  | { type: string & {} };
 
 /** A message of any supported format. */
 export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem;

@@ -16,7 +16,7 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    content_blocks, first_text, has_chat_fields, is_marker, output_text, part_type, parts,
+    content_blocks, first_text, has, has_chat_fields, is_marker, output_text, part_type, parts,
     parts_fit, role_of, string_field, tagged, text_milli, tool_call_block, type_name, untagged,
     ATTACHMENT_MILLI,
 };
@@ -33,15 +33,26 @@ const ROLES: &[(&str, RoleKind)] = &[
 /// The part types of text in messages and tool outputs.
 const TEXT_PARTS: &[&str] = &["input_text", "output_text"];
 
-/// A typed item, or an untyped message of one of the four roles with a
-/// string or an array content and no foreign parts.
+/// A typed item, an untyped message of one of the four roles with a string
+/// or an array content and no foreign parts, or an untyped item reference.
 pub fn accepts<N: Node>(message: &N) -> bool {
     match message.field("type") {
         Ok(Some(kind)) if kind.text().as_deref() == Some("message") => message_fits(message),
-        Ok(Some(kind)) => kind.kind() == Kind::String,
-        Ok(None) => message_fits(message),
+        Ok(Some(kind)) if kind.kind() == Kind::String => true,
+        Ok(Some(kind)) if kind.kind() != Kind::Null => false,
+        Ok(_) => message_fits(message) || is_reference(message),
         Err(_) => false,
     }
+}
+
+/// `{ id, type?: "item_reference" | null }`: a stored item, by its id.
+fn is_reference<N: Node>(item: &N) -> bool {
+    !has(item, "role")
+        && item
+            .field("id")
+            .ok()
+            .flatten()
+            .is_some_and(|id| id.kind() == Kind::String)
 }
 
 fn message_fits<N: Node>(message: &N) -> bool {
@@ -58,9 +69,14 @@ pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
     if item.kind() != Kind::Object {
         return Err(at.type_error("", "an input item object", item.kind()));
     }
-    let kind = at
-        .string(item, "type", "type")?
-        .and_then(|k| k.text().map(|t| t.into_owned()));
+    let kind = match at.get(item, "type", "type")? {
+        Some(kind) if kind.kind() == Kind::String => kind.text().map(|t| t.into_owned()),
+        Some(kind) if kind.kind() != Kind::Null => {
+            return Err(at.type_error("type", "a string", kind.kind()))
+        }
+        _ if is_reference(item) => Some("item_reference".to_string()),
+        _ => None,
+    };
     let mut view = MessageView::empty(RoleKind::Assistant);
     let milli = match kind.as_deref() {
         None | Some("message") => message_milli(item, at, &mut view)?,
@@ -200,7 +216,14 @@ pub fn marker(text: &str) -> serde_json::Value {
 /// The content blocks of an item, for the transcript. Call `view` first.
 pub fn content<N: Node>(item: &N, _at: &At) -> Result<Content, InputError> {
     let text = |key| string_field(item, key).unwrap_or_default();
-    let kind = type_name(item).unwrap_or_else(|| "message".to_string());
+    let kind = type_name(item).unwrap_or_else(|| {
+        let kind = if is_reference(item) {
+            "item_reference"
+        } else {
+            "message"
+        };
+        kind.to_string()
+    });
     let (role, blocks) = match kind.as_str() {
         "message" => (text("role"), message_blocks(item)),
         "function_call" => (

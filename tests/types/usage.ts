@@ -28,7 +28,7 @@ const history: ChatMessage[] = [
   { role: "system", content: "You are a coding agent." },
   { role: "user", content: [part] },
   { role: "assistant", content: null, tool_calls: [call] },
-  { role: "tool", tool_call_id: "call_1", content: "ok", reasoning_content: "kept as is" },
+  { role: "tool", tool_call_id: "call_1", content: "ok" },
   { role: "developer", content: "unknown roles are allowed" },
 ];
 const format: MessageFormat = "openai-chat";
@@ -36,6 +36,8 @@ const formatOptions: FormatOptions = { format };
 const pruneOptions: PruneOptions = { protectTurns: 2, protectTokens: 40_000, minimumSavings: 0, placeholder: "[cleared]", format };
 
 const tokens: number = estimateTokens(history, formatOptions);
+// Fields the types do not name are allowed where a history is passed in.
+const withUnknown: number = estimateTokens([{ role: "tool", tool_call_id: "call_1", content: "ok", reasoning_content: "kept as is" }]);
 const over: boolean = needsCompaction(history, DEFAULT_MAX_TOKENS, formatOptions);
 const effective: ChatMessage[] = effectiveHistory(history);
 const pruned: ChatMessage[] = pruneForModel(effective, pruneOptions);
@@ -49,7 +51,7 @@ const kinds: MessageInfo["kind"][] = described.messages.map((m) => m.kind);
 const calls: string[] = described.messages
   .flatMap((m): MessageBlock[] => m.blocks)
   .flatMap((b) => (b.type === "tool-call" ? [b.name] : []));
-export { tokens, over, marker, version, first, info, kinds, calls };
+export { tokens, withUnknown, over, marker, version, first, info, kinds, calls };
 
 // @ts-expect-error a message list, not a string
 estimateTokens("hello");

@@ -1,0 +1,21 @@
+// The message types of the AI SDK, the Anthropic SDK and the OpenAI SDK go
+// into the history functions as they are, and come back as the same types.
+import type { ModelMessage } from "ai";
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { ResponseInputItem } from "openai/resources/responses/responses";
+import { effectiveHistory, emergencyPrune, estimateTokens, needsCompaction, pruneForModel, describeMessages } from "kram-compaction";
+
+declare const aiSdk: ModelMessage[];
+declare const anthropic: MessageParam[];
+declare const chat: ChatCompletionMessageParam[];
+declare const responses: ResponseInputItem[];
+
+const a: ModelMessage[] = pruneForModel(effectiveHistory(aiSdk), { format: "ai-sdk" });
+const b: MessageParam[] = emergencyPrune(pruneForModel(anthropic), 60_000, { format: "anthropic" });
+const c: ChatCompletionMessageParam[] = pruneForModel(chat);
+const d: ResponseInputItem[] = effectiveHistory(responses, { format: "openai-responses" });
+const tokens: number = estimateTokens(aiSdk) + estimateTokens(anthropic) + estimateTokens(chat) + estimateTokens(responses);
+const over: boolean = needsCompaction(anthropic, 100_000);
+const format: string = describeMessages(responses).format;
+export { a, b, c, d, tokens, over, format };
