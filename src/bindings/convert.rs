@@ -7,6 +7,8 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::js;
+
 use crate::error::{ErrorKind, InputError};
 use crate::formats::Format;
 use crate::node::{Kind, Node};
@@ -32,12 +34,16 @@ impl Node for JsNode {
             Kind::Number
         } else if value.as_bool().is_some() {
             Kind::Bool
-        } else if Array::is_array(value) {
-            Kind::Array
-        } else if value.is_object() && !value.is_function() {
-            Kind::Object
-        } else {
+        } else if !value.is_object() {
             Kind::Other
+        } else {
+            match js::is_array(value) {
+                Ok(false) => Kind::Object,
+                Ok(true) if array_length(value).is_ok() => Kind::Array,
+                // A revoked Proxy, or an array whose length cannot be read:
+                // nothing in it can be read either.
+                _ => Kind::Other,
+            }
         }
     }
 
@@ -57,10 +63,10 @@ impl Node for JsNode {
     }
 
     fn array_len(&self) -> Option<usize> {
-        self.0
-            .dyn_ref::<Array>()
-            .filter(|_| Array::is_array(&self.0))
-            .map(|array| array.length() as usize)
+        match js::is_array(&self.0) {
+            Ok(true) => array_length(&self.0).ok().map(|length| length as usize),
+            _ => None,
+        }
     }
 
     fn item(&self, index: usize) -> Result<Self, String> {
@@ -73,16 +79,7 @@ impl Node for JsNode {
         if !self.0.is_object() {
             return Ok(Vec::new());
         }
-        let object: &Object = self.0.unchecked_ref();
-        // Object.keys can throw on a Proxy; catch it through Reflect.
-        let keys_fn = Reflect::get(&js_sys::global(), &"Object".into())
-            .and_then(|object_ctor| Reflect::get(&object_ctor, &"keys".into()))
-            .map_err(|thrown| describe_thrown(&thrown))?;
-        let keys_fn: js_sys::Function = keys_fn.unchecked_into();
-        let keys = keys_fn
-            .call1(&JsValue::UNDEFINED, object)
-            .map_err(|thrown| describe_thrown(&thrown))?;
-        let keys: Array = keys.unchecked_into();
+        let keys = js::object_keys(&self.0).map_err(|thrown| describe_thrown(&thrown))?;
         Ok(keys.iter().filter_map(|key| key.as_string()).collect())
     }
 
@@ -97,8 +94,13 @@ impl Node for JsNode {
 
 /// What a getter or trap threw, in words.
 fn describe_thrown(thrown: &JsValue) -> String {
-    if let Some(error) = thrown.dyn_ref::<js_sys::Error>() {
-        return format!("it threw {}", String::from(error.message()));
+    if thrown.is_instance_of::<js_sys::Error>() {
+        // Read through Reflect: a hostile error's `message` may be a throwing
+        // getter or not a string.
+        return match Reflect::get(thrown, &"message".into()).map(|m| m.as_string()) {
+            Ok(Some(message)) => format!("it threw {message}"),
+            _ => "it threw an Error without a readable message".to_string(),
+        };
     }
     match thrown.as_string() {
         Some(text) => format!("it threw \"{text}\""),
@@ -114,30 +116,45 @@ pub fn to_js_error(error: InputError) -> JsValue {
     }
 }
 
-/// The elements of a JS array argument, or a `TypeError` naming it.
-pub fn read_array(value: &JsValue, argument: &str) -> Result<Vec<JsNode>, JsValue> {
-    if !Array::is_array(value) {
-        let got = JsNode(value.clone()).kind().describe();
-        return Err(to_js_error(InputError::type_error(format!(
-            "{argument} must be an array of messages, got {got}"
-        ))));
+/// A JS array's `length`, read through `Reflect` (a Proxy's trap may throw or
+/// lie): a whole number up to 2^32 - 1, or what went wrong, in words.
+fn array_length(value: &JsValue) -> Result<u32, String> {
+    let length =
+        Reflect::get(value, &"length".into()).map_err(|thrown| describe_thrown(&thrown))?;
+    match length.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as u32),
+        _ => Err(format!("it is {}", JsNode(length).kind().describe())),
     }
-    let length = Reflect::get(value, &"length".into())
-        .ok()
-        .and_then(|length| length.as_f64())
-        .unwrap_or(0.0) as u32;
-    (0..length)
-        .map(|index| {
-            Reflect::get_u32(value, index)
-                .map(JsNode)
-                .map_err(|thrown| {
-                    to_js_error(InputError::type_error(format!(
-                        "{argument}[{index}] could not be read: {}",
-                        describe_thrown(&thrown)
-                    )))
-                })
-        })
-        .collect()
+}
+
+/// The elements of a JS array argument, or a `TypeError` naming it. Reading
+/// stops after the first element that is not an object: the core refuses it
+/// and reads no further, so a sparse array of length 2^32 - 1 costs nothing.
+pub fn read_array(value: &JsValue, argument: &str) -> Result<Vec<JsNode>, JsValue> {
+    let type_error = |message: String| to_js_error(InputError::type_error(message));
+    if js::is_array(value) != Ok(true) {
+        let got = JsNode(value.clone()).kind().describe();
+        return Err(type_error(format!(
+            "{argument} must be an array of messages, got {got}"
+        )));
+    }
+    let length = array_length(value)
+        .map_err(|why| type_error(format!("{argument}.length could not be read: {why}")))?;
+    let mut nodes = Vec::new();
+    for index in 0..length {
+        let element = Reflect::get_u32(value, index).map_err(|thrown| {
+            type_error(format!(
+                "{argument}[{index}] could not be read: {}",
+                describe_thrown(&thrown)
+            ))
+        })?;
+        let last = !element.is_object();
+        nodes.push(JsNode(element));
+        if last {
+            break;
+        }
+    }
+    Ok(nodes)
 }
 
 /// Reads the optional `format` field of an options object.
@@ -173,30 +190,44 @@ pub fn read_options(options: JsValue, argument: &str) -> Result<JsNode, JsValue>
 
 /// The output array: kept messages are the caller's very objects, edited ones
 /// are shallow copies along the edited path, so the input is never mutated.
-pub fn materialize(input: &[JsNode], outputs: &[Output], placeholder: &str) -> Array {
+/// Copying reads every field of the copied objects, so a getter or trap the
+/// history functions never touched can still fail here: a `TypeError` naming
+/// the argument, the message and the field.
+pub fn materialize(
+    input: &[JsNode],
+    outputs: &[Output],
+    placeholder: &JsValue,
+    argument: &str,
+) -> Result<Array, JsValue> {
     let array = Array::new_with_length(outputs.len() as u32);
     for (slot, output) in outputs.iter().enumerate() {
         let value = match output {
             Output::Keep(index) => input[*index].0.clone(),
             Output::Edited { index, edits } => {
-                let mut message = copy_value(&input[*index].0);
+                let mut message = input[*index].0.clone();
                 for (path, replacement) in edits {
-                    message =
-                        replace_at(&message, path, replacement_value(*replacement, placeholder));
+                    let replacement = replacement_value(*replacement, placeholder);
+                    message = replace_at(&message, path, replacement).map_err(|(depth, why)| {
+                        let field = path_text(&path[..depth]);
+                        to_js_error(InputError::type_error(format!(
+                            "{argument}[{index}]{field} could not be copied: {why}"
+                        )))
+                    })?;
                 }
                 message
             }
         };
         array.set(slot as u32, value);
     }
-    array
+    Ok(array)
 }
 
-/// What a cleared payload becomes, as a plain JS value (a string, or a plain
-/// object such as the AI SDK's `{ type: "text", value }`, never a `Map`).
-fn replacement_value(replacement: Replacement, placeholder: &str) -> JsValue {
+/// What a cleared payload becomes: the caller's very placeholder string (a
+/// lone surrogate in it survives), or a plain object holding it, such as the
+/// AI SDK's `{ type: "text", value }`.
+fn replacement_value(replacement: Replacement, placeholder: &JsValue) -> JsValue {
     match replacement {
-        Replacement::Placeholder => JsValue::from_str(placeholder),
+        Replacement::Placeholder => placeholder.clone(),
         Replacement::Tagged {
             fields,
             placeholder_key,
@@ -205,48 +236,95 @@ fn replacement_value(replacement: Replacement, placeholder: &str) -> JsValue {
             for (key, value) in fields {
                 let _ = Reflect::set(&object, &JsValue::from_str(key), &JsValue::from_str(value));
             }
-            let _ = Reflect::set(
-                &object,
-                &JsValue::from_str(placeholder_key),
-                &JsValue::from_str(placeholder),
-            );
+            let _ = Reflect::set(&object, &JsValue::from_str(placeholder_key), placeholder);
             object.into()
         }
     }
 }
 
-/// A shallow copy: `Object.fromEntries(Object.entries(v))` defines own data
-/// properties, so a `__proto__` key is copied as data and never sets the
-/// copy's prototype.
-fn copy_value(value: &JsValue) -> JsValue {
-    if Array::is_array(value) {
-        return Array::from(value).into();
+/// `.content[2].output`, for error messages.
+fn path_text(path: &[PathStep]) -> String {
+    path.iter()
+        .map(|step| match step {
+            PathStep::Key(key) => format!(".{key}"),
+            PathStep::Index(index) => format!("[{index}]"),
+        })
+        .collect()
+}
+
+/// A shallow copy of an object or array, reading each element or own
+/// enumerable property once. Arrays are copied index by index (never through
+/// a subclass's iterator or constructor). Objects keep their prototype (so
+/// inherited getters of a class instance still answer) and get each own
+/// enumerable property, symbols too, as an own data property, as `{ ...v }`
+/// does: a `__proto__` key stays a key and never sets the copy's prototype.
+fn copy_value(value: &JsValue) -> Result<JsValue, String> {
+    let thrown = |thrown: JsValue| describe_thrown(&thrown);
+    if !value.is_object() {
+        return Err(format!("it is {}", JsNode(value.clone()).kind().describe()));
     }
-    let object: &Object = value.unchecked_ref();
-    Object::from_entries(&Object::entries(object))
-        .map(JsValue::from)
-        .unwrap_or_else(|_| value.clone())
+    if js::is_array(value).map_err(thrown)? {
+        let length = array_length(value)?;
+        let copy = Array::new_with_length(length);
+        for index in 0..length {
+            copy.set(index, Reflect::get_u32(value, index).map_err(thrown)?);
+        }
+        return Ok(copy.into());
+    }
+    let copy = js::object_create(&js::prototype_of(value).map_err(thrown)?).map_err(thrown)?;
+    for key in js::own_keys(value).map_err(thrown)?.iter() {
+        let own = js::own_property(value, &key).map_err(thrown)?;
+        let enumerable = own.is_object()
+            && Reflect::get(&own, &"enumerable".into())
+                .map_err(thrown)?
+                .is_truthy();
+        if enumerable {
+            let field = Reflect::get(value, &key).map_err(thrown)?;
+            define_data(&copy, &key, field).map_err(thrown)?;
+        }
+    }
+    Ok(copy)
+}
+
+/// Sets an own, enumerable, writable data property: never a setter on the
+/// prototype chain.
+fn define_data(object: &JsValue, key: &JsValue, value: JsValue) -> Result<(), JsValue> {
+    let descriptor = Object::new();
+    for (name, field) in [
+        ("value", value),
+        ("writable", JsValue::TRUE),
+        ("enumerable", JsValue::TRUE),
+        ("configurable", JsValue::TRUE),
+    ] {
+        Reflect::set(&descriptor, &JsValue::from_str(name), &field)?;
+    }
+    Reflect::define_property::<JsValue>(object.unchecked_ref(), key, &descriptor).map(|_| ())
 }
 
 /// Returns a copy of `value` with the field at `path` replaced, copying each
-/// object and array on the way and sharing everything else.
-fn replace_at(value: &JsValue, path: &[PathStep], replacement: JsValue) -> JsValue {
+/// object and array on the way and sharing everything else. On failure, how
+/// far along the path it got and why.
+fn replace_at(
+    value: &JsValue,
+    path: &[PathStep],
+    replacement: JsValue,
+) -> Result<JsValue, (usize, String)> {
     let Some((step, rest)) = path.split_first() else {
-        return replacement;
+        return Ok(replacement);
     };
-    let copy = copy_value(value);
+    let copy = copy_value(value).map_err(|why| (0, why))?;
     let key: JsValue = match step {
         PathStep::Key(key) => JsValue::from_str(key),
         PathStep::Index(index) => JsValue::from_f64(*index as f64),
     };
-    let child = Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
     let new_child = if rest.is_empty() {
         replacement
     } else {
-        replace_at(&child, rest, replacement)
+        let child = Reflect::get(&copy, &key).map_err(|thrown| (1, describe_thrown(&thrown)))?;
+        replace_at(&child, rest, replacement).map_err(|(depth, why)| (depth + 1, why))?
     };
-    let _ = Reflect::set(&copy, &key, &new_child);
-    copy
+    define_data(&copy, &key, new_child).map_err(|thrown| (0, describe_thrown(&thrown)))?;
+    Ok(copy)
 }
 
 /// The `format` of a history function's last, optional `options` argument.

@@ -88,7 +88,7 @@ pub fn effective_history(
         "options",
     )?;
     let plan = api::effective_history(&all_nodes, format).map_err(to_js_error)?;
-    Ok(materialize(&all_nodes, &plan, DEFAULT_PLACEHOLDER).unchecked_into())
+    Ok(materialize(&all_nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "all")?.unchecked_into())
 }
 
 /// The cheap first pass: old tool results' content becomes a placeholder,
@@ -108,9 +108,9 @@ pub fn prune_for_model(
         "options",
     )?;
     let format = read_format(&options_node, "options")?;
-    let options = read_prune_options(&options_node).map_err(to_js_error)?;
+    let (options, placeholder) = read_prune_options(&options_node).map_err(to_js_error)?;
     let plan = api::prune_for_model(&nodes, &options, format).map_err(to_js_error)?;
-    Ok(materialize(&nodes, &plan, &options.placeholder).unchecked_into())
+    Ok(materialize(&nodes, &plan, &placeholder, "effective")?.unchecked_into())
 }
 
 /// The fallback when summarising fails: the leading system messages and the
@@ -135,11 +135,13 @@ pub fn emergency_prune(
     )?;
     let plan =
         api::emergency_prune(&nodes, read_max_tokens(max_tokens)?, format).map_err(to_js_error)?;
-    Ok(materialize(&nodes, &plan, DEFAULT_PLACEHOLDER).unchecked_into())
+    Ok(materialize(&nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "effective")?.unchecked_into())
 }
 
-fn read_prune_options(options: &JsNode) -> Result<PruneOptions, InputError> {
+/// The prune options, and the placeholder as the caller's own JS string.
+fn read_prune_options(options: &JsNode) -> Result<(PruneOptions, JsValue), InputError> {
     let mut result = PruneOptions::default();
+    let mut placeholder = JsValue::from_str(DEFAULT_PLACEHOLDER);
     if let Some(turns) = number_option(options, "protectTurns")? {
         if turns.fract() != 0.0 {
             return Err(InputError::range_error(format!(
@@ -162,7 +164,10 @@ fn read_prune_options(options: &JsNode) -> Result<PruneOptions, InputError> {
         }
         Ok(None) => {}
         Ok(Some(value)) => match value.0.as_string() {
-            Some(text) => result.placeholder = text,
+            Some(text) => {
+                result.placeholder = text;
+                placeholder = value.0;
+            }
             None => {
                 return Err(InputError::type_error(format!(
                     "options.placeholder must be a string, got {}",
@@ -171,7 +176,7 @@ fn read_prune_options(options: &JsNode) -> Result<PruneOptions, InputError> {
             }
         },
     }
-    Ok(result)
+    Ok((result, placeholder))
 }
 
 /// A non-negative finite number option, named `options.KEY` in errors.

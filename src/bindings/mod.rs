@@ -5,6 +5,7 @@
 mod convert;
 mod describe;
 mod history;
+mod js;
 mod types;
 
 use wasm_bindgen::prelude::*;

@@ -1,0 +1,67 @@
+// A JS exception that unwinds through Rust frames skips their clean-up and can
+// leave the wasm instance inconsistent. Every call the module makes into JS
+// goes through an import in the glue; this test reads the built glue and fails
+// on any import that could throw on a caller's value without being caught
+// (`catch` imports are wrapped in handleError). A new unguarded import must be
+// made a `catch` import (src/bindings/js.rs) or shown safe and listed here.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const dist = require.resolve("kram-compaction").replace(/node\.cjs$/, "");
+
+/** Unguarded imports that cannot throw, each with the reason. */
+const SAFE = [
+  [/^const (ret|val|v|obj) = arg[01];?( const ret =)? typeof|^const ret = arg0 === (null|void 0);|^const ret = typeof arg0 ===|^const ret = !arg0;/, "a typeof or identity check reads nothing"],
+  [/^const obj = arg1; const ret = typeof obj === "(number|string)"/, "reads a primitive already known by typeof"],
+  [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = new (Array|Object|Error|TypeError|RangeError)\((v0|arg0 >>> 0)?\);/, "a constructor of a fresh built-in"],
+  [/^const ret = arg0\.push\(arg1\);|^arg0\[arg1 >>> 0\] = arg2;/, "writes only to arrays the bindings just made (outputs, copies, descriptions)"],
+  [/^const ret = arg0\[arg1 >>> 0\];|^const ret = arg0\.length;/, "reads only arrays the engine made (Reflect.ownKeys, Object.keys) or the bindings made"],
+  [/^var v0 = getCachedStringFromWasm0\(arg0, arg1\); if \(arg0 !== 0\) \{ wasm\d?\.__wbindgen_free\(arg0, arg1, 1\); \} console\.error\(v0\);/, "the panic hook's console.error, after a panic only"],
+  [/^var v0 = getCachedStringFromWasm0\(arg0, arg1\); throw new Error\(v0\);/, "wasm-bindgen's own internal errors (an exhausted externref table, a class instance re-entered); never a caller's value"],
+  [/^const ret = typeof (globalThis|global|self|window) === "undefined"/, "reads a global binding"],
+  [/^const ret = arg1\.stack;/, "the panic hook reads the stack of an Error it just made"],
+  [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (arg0|v0); return ret; \}/, "a cast: returns its argument"],
+  [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
+];
+
+function imports(file) {
+  const glue = readFileSync(file, "utf8");
+  const start = glue.indexOf("function __wbg_get_imports()");
+  assert.ok(start >= 0, `no import table in ${file}`);
+  return glue
+    .slice(start)
+    .split(/\n\s+(?=__wb\w+: function)/)
+    .slice(1)
+    .map(entry)
+    .map((text) => ({
+      name: text.match(/^(__wb\w+?)(_[0-9a-f]{16})?:/)[1],
+      guarded: /handleError\(|\btry \{/.test(text),
+      code: text.split("\n").slice(1).join(" ").replace(/\s+/g, " ").trim(),
+    }));
+}
+
+/** One import's text: from its name to the brace that closes its function. */
+function entry(text) {
+  let depth = 0;
+  for (let i = text.indexOf("{"); i < text.length; i++) {
+    if (text[i] === "{") depth++;
+    if (text[i] === "}" && --depth === 0) return text.slice(0, i + 1);
+  }
+  return text;
+}
+
+for (const file of ["node.cjs", "web.mjs"]) {
+  test(`every import of the ${file} glue is caught or cannot throw`, () => {
+    const all = imports(dist + file);
+    assert.ok(all.length > 10, `found only ${all.length} imports`);
+    assert.ok(all.some((i) => i.guarded && /Reflect\.get\(/.test(i.code) === false), "catch imports are recognised");
+    const unsafe = all.filter((i) => !i.guarded && !SAFE.some(([pattern]) => pattern.test(i.code)));
+    assert.deepEqual(unsafe.map((i) => `${i.name}: ${i.code}`), []);
+    for (const name of ["isArray", "ownKeys", "getOwnPropertyDescriptor", "getPrototypeOf", "keys", "defineProperty", "get"]) {
+      assert.ok(all.some((i) => i.name.includes(name) && i.guarded), `${name} is a catch import`);
+    }
+  });
+}

@@ -1,0 +1,242 @@
+// Hostile JS values at every export: each is refused with a TypeError naming
+// the argument, the message index and the field, or handled with the right
+// answer; never a hang, a wasm trap or a changed input. The last test proves
+// the module still answers correctly after all of it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as kram from "kram-compaction";
+import { answers, assertAllRefuse, assertRefused, attempt, CLEAR_ALL, exportsOf, plain, session } from "./support/hostile.mjs";
+
+const before = answers(kram);
+const EXPORTS = exportsOf(kram);
+
+/** `session()` with message 3 (the tool result, which pruning edits) replaced. */
+function withTool(make) {
+  const history = session();
+  history[3] = make(history[3]);
+  return history;
+}
+
+test("a getter that throws on a field the formats read: refused at that field", () => {
+  const history = () =>
+    withTool((m) => Object.defineProperty({ ...m }, "content", { enumerable: true, get: () => { throw new Error("boom"); } }));
+  assertAllRefuse(kram, history, "[3].content could not be read: it threw boom");
+});
+
+test("what was thrown is described, whatever it is", () => {
+  const throwing = (value) => () =>
+    withTool((m) => Object.defineProperty({ ...m }, "content", { enumerable: true, get: () => { throw value; } }));
+  assertAllRefuse(kram, throwing("text"), '[3].content could not be read: it threw "text"');
+  assertAllRefuse(kram, throwing(Symbol("s")), "[3].content could not be read: it threw a non-Error value");
+  assertAllRefuse(kram, throwing(undefined), "[3].content could not be read: it threw a non-Error value");
+  const badMessage = Object.defineProperty(new Error(), "message", { get: () => { throw new Error("again"); } });
+  assertAllRefuse(kram, throwing(badMessage), "[3].content could not be read: it threw an Error without a readable message");
+  const symbolMessage = Object.defineProperty(new Error(), "message", { value: Symbol("m") });
+  assertAllRefuse(kram, throwing(symbolMessage), "[3].content could not be read: it threw an Error without a readable message");
+  const proxyError = new Proxy(new Error("x"), { get: () => { throw new Error("trap"); }, getPrototypeOf: () => { throw new Error("proto"); } });
+  assertAllRefuse(kram, throwing(proxyError), "[3].content could not be read: it threw a non-Error value");
+});
+
+test("a getter that throws on a field nobody reads: kept messages pass, an edited one is refused", () => {
+  const history = () => withTool((m) => Object.defineProperty({ ...m }, "meta", { enumerable: true, get: () => { throw new Error("boom"); } }));
+  assert.equal(kram.estimateTokens(history()), before.estimateTokens);
+  assert.equal(kram.effectiveHistory(history()).length, 7);
+  assert.equal(kram.emergencyPrune(history(), 100).length, 3);
+  assert.equal(kram.describeMessages(history()).messages.length, 7);
+  // Pruning copies the message to clear its content, and copying reads `meta`.
+  assertRefused(() => kram.pruneForModel(history(), CLEAR_ALL), "effective", "[3] could not be copied: it threw boom");
+});
+
+test("Proxies: transparent ones read like the object, throwing traps are refused", () => {
+  const transparent = withTool((m) => new Proxy(m, {}));
+  for (const [name, { call }] of Object.entries(EXPORTS)) {
+    assert.deepEqual(plain(call(transparent)), before[name], name);
+  }
+  const throwingGet = () => withTool((m) => new Proxy(m, { get: () => { throw new Error("get trap"); } }));
+  assertAllRefuse(kram, throwingGet, /\[3\]\.\w+ could not be read: it threw get trap/);
+  for (const trap of ["ownKeys", "getOwnPropertyDescriptor", "getPrototypeOf"]) {
+    const history = () => withTool((m) => new Proxy(m, { [trap]: () => { throw new Error(`${trap} trap`); } }));
+    assert.equal(kram.estimateTokens(history()), before.estimateTokens, trap);
+    assertRefused(() => kram.pruneForModel(history(), CLEAR_ALL), "effective", `[3] could not be copied: it threw ${trap} trap`);
+  }
+});
+
+test("revoked Proxies as a message, a field, the history and the options", () => {
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  assertAllRefuse(kram, () => withTool(() => revoked()), "[3] must be a message object, got a non-JSON value");
+  assertAllRefuse(kram, () => withTool((m) => ({ ...m, content: revoked() })), "[3].content must be");
+  for (const { argument, call } of Object.values(EXPORTS)) {
+    assertRefused(() => call(revoked()), argument, " must be an array of messages, got a non-JSON value");
+  }
+  assertRefused(() => kram.estimateTokens(session(), revoked()), "options", " must be an object, got a non-JSON value");
+});
+
+test("an array Proxy whose length throws or lies", () => {
+  const lying = (length) => new Proxy(session(), { get: (t, k) => (k === "length" ? length() : t[k]) });
+  for (const { argument, call } of Object.values(EXPORTS)) {
+    assertRefused(() => call(lying(() => { throw new Error("len"); })), argument, ".length could not be read: it threw len");
+    assertRefused(() => call(lying(() => "7")), argument, ".length could not be read: it is string");
+    assertRefused(() => call(lying(() => -1)), argument, ".length could not be read: it is number");
+  }
+  const content = new Proxy([{ type: "text", text: "a" }], { get: (t, k) => { if (k === "length") throw new Error("len"); return t[k]; } });
+  assertAllRefuse(kram, [{ role: "user", content }], "[0].content must be a string, null or an array of content parts, got a non-JSON value");
+});
+
+test("frozen and sealed messages: read, never changed, copied where edited", () => {
+  const deepFreeze = (v) => (v && typeof v === "object" ? (Object.values(v).forEach(deepFreeze), Object.freeze(v)) : v);
+  for (const lock of [deepFreeze, Object.seal, Object.preventExtensions]) {
+    const history = session().map((m) => lock(m));
+    const snapshot = structuredClone(history);
+    for (const [name, { call }] of Object.entries(EXPORTS)) {
+      assert.deepEqual(plain(call(history)), before[name], `${lock.name} ${name}`);
+    }
+    const pruned = kram.pruneForModel(history, CLEAR_ALL);
+    assert.notEqual(pruned[3], history[3]);
+    assert.equal(pruned[3].content, "[Old tool result content cleared]");
+    pruned.forEach((m, i) => i !== 3 && assert.equal(m, history[i], "unchanged messages are the caller's objects"));
+    assert.deepEqual(history, snapshot);
+  }
+});
+
+test("sparse arrays: a hole is refused at its index, even in an array of length 2^32 - 1", () => {
+  const holes = session();
+  delete holes[4];
+  assertAllRefuse(kram, holes, "[4] must be a message object, got undefined");
+  const huge = session();
+  huge.length = 2 ** 32 - 1;
+  assertAllRefuse(kram, huge, "[7] must be a message object, got undefined");
+  const parts = [{ type: "text", text: "a" }, , { type: "text", text: "b" }];
+  assertAllRefuse(kram, [{ role: "user", content: parts }], "[0].content[1] must be a content part object, got undefined");
+});
+
+test("__proto__, constructor and prototype keys: kept as data, nothing polluted", () => {
+  const json = JSON.stringify(session()).replaceAll(
+    '"tool_call_id"',
+    '"__proto__":{"polluted":1,"role":"user"},"constructor":{"prototype":{"polluted":2}},"prototype":{"polluted":3},"tool_call_id"',
+  );
+  const history = JSON.parse(json);
+  assert.ok(Object.hasOwn(history[3], "__proto__"));
+  const snapshot = structuredClone(history);
+  for (const [name, { call }] of Object.entries(EXPORTS)) {
+    const result = call(history);
+    assert.equal({}.polluted, undefined, name);
+    assert.equal(Object.prototype.polluted, undefined, name);
+    if (Array.isArray(result)) {
+      assert.equal(Object.getPrototypeOf(result), Array.prototype);
+      for (const message of result) assert.equal(Object.getPrototypeOf(message), Object.prototype, name);
+    }
+  }
+  const pruned = kram.pruneForModel(history, CLEAR_ALL);
+  assert.ok(Object.hasOwn(pruned[3], "__proto__"), "the copy keeps the key as its own data");
+  assert.deepEqual(pruned[3].__proto__, { polluted: 1, role: "user" });
+  assert.equal(pruned[3].role, "tool");
+  assert.equal(pruned[3].polluted, undefined);
+  assert.deepEqual(history, snapshot);
+  // As field values, roles and ids, these names are plain strings.
+  const names = [
+    { role: "user", content: "__proto__" },
+    { role: "constructor", content: "prototype" },
+    { role: "assistant", content: null, tool_calls: [{ id: "__proto__", type: "function", function: { name: "constructor", arguments: "{}" } }] },
+    { role: "tool", tool_call_id: "__proto__", content: "x" },
+  ];
+  assert.equal(kram.describeMessages(names).messages[1].kind, "other");
+  assert.equal(kram.effectiveHistory(names).length, 4);
+  assert.equal({}.polluted, undefined);
+});
+
+test("copies keep the prototype, inherited getters and symbol-keyed fields of the message", () => {
+  const tag = Symbol("app.id");
+  class ToolMessage {
+    constructor(id, content) {
+      this.tool_call_id = id;
+      this.content = content;
+      this[tag] = 42;
+    }
+    get role() {
+      return "tool";
+    }
+  }
+  const history = withTool((m) => new ToolMessage(m.tool_call_id, m.content));
+  assert.equal(kram.estimateTokens(history), before.estimateTokens);
+  const pruned = kram.pruneForModel(history, CLEAR_ALL);
+  assert.ok(pruned[3] instanceof ToolMessage);
+  assert.equal(pruned[3].role, "tool");
+  assert.equal(pruned[3][tag], 42);
+  assert.equal(pruned[3].content, "[Old tool result content cleared]");
+  assert.equal(history[3].content, session()[3].content, "the caller's object is unchanged");
+  const bare = withTool((m) => Object.assign(Object.create(null), m));
+  assert.equal(Object.getPrototypeOf(kram.pruneForModel(bare, CLEAR_ALL)[3]), null);
+});
+
+test("a setter on Object.prototype is never called by a copy", () => {
+  let called = 0;
+  Object.defineProperty(Object.prototype, "content", { set() { called++; }, configurable: true });
+  try {
+    const history = JSON.parse(JSON.stringify(session()));
+    const pruned = kram.pruneForModel(history, CLEAR_ALL);
+    assert.ok(Object.hasOwn(pruned[3], "content"));
+    assert.equal(pruned[3].content, "[Old tool result content cleared]");
+    assert.equal(called, 0);
+  } finally {
+    delete Object.prototype.content;
+  }
+});
+
+test("symbols, BigInt and functions in fields: refused at the field", () => {
+  for (const bad of [Symbol("x"), 10n, () => "x"]) {
+    assertAllRefuse(kram, () => withTool((m) => ({ ...m, tool_call_id: bad })), "[3].tool_call_id must be a string, got a non-JSON value");
+    assertAllRefuse(kram, () => withTool((m) => ({ ...m, role: bad })), "[3]");
+    assertAllRefuse(kram, () => withTool((m) => ({ ...m, content: bad })), "[3].content must be a string, null or an array of content parts");
+  }
+  assertAllRefuse(kram, () => withTool(() => Symbol("m")), "[3] must be a message object, got a non-JSON value");
+  for (const bad of [10n, Symbol("n"), { valueOf: () => 5 }, "100"]) {
+    assertRefused(() => kram.needsCompaction(session(), bad), "maxTokens", " must be a number");
+    assertRefused(() => kram.emergencyPrune(session(), bad), "maxTokens", " must be a number");
+  }
+  for (const field of ["protectTurns", "protectTokens", "minimumSavings", "placeholder"]) {
+    assertRefused(() => kram.pruneForModel(session(), { [field]: 1n }), "options", `.${field} must be a`);
+    const getter = Object.defineProperty({}, field, { get: () => { throw new Error("opt"); } });
+    assertRefused(() => kram.pruneForModel(session(), getter), "options", `.${field} could not be read: it threw opt`);
+  }
+});
+
+test("cyclic objects in fields nobody reads are kept as they are", () => {
+  const history = withTool((m) => {
+    const copy = { ...m };
+    copy.self = copy;
+    return copy;
+  });
+  assert.equal(kram.estimateTokens(history), before.estimateTokens);
+  const pruned = kram.pruneForModel(history, CLEAR_ALL);
+  assert.equal(pruned[3].self, history[3], "a shallow copy shares the field");
+});
+
+test("lone UTF-16 surrogates: counted, and a placeholder comes back exactly as given", () => {
+  const lone = "\uD800 half \uDFFF";
+  const history = [{ role: "user", content: lone }];
+  assert.ok(kram.estimateTokens(history) > 0);
+  assert.equal(kram.effectiveHistory(history)[0], history[0]);
+  const pruned = kram.pruneForModel(session(), { ...CLEAR_ALL, placeholder: "\uDBFF cleared" });
+  assert.equal(pruned[3].content, "\uDBFF cleared");
+  assert.equal(kram.describeMessages(history).messages[0].blocks[0].text, "\uFFFD half \uFFFD", "described as UTF-8 reads it");
+});
+
+test("every thrown value is an Error object, for every export", () => {
+  for (const { call } of Object.values(EXPORTS)) {
+    for (const bad of [undefined, null, 5, "x", {}, new Map(), new Uint8Array(4), [1], [[]], [null]]) {
+      const { error } = attempt(() => call(bad));
+      assert.ok(error instanceof TypeError, String(error));
+    }
+  }
+});
+
+test("after all of it, every export still gives the right answers", () => {
+  assert.deepEqual(answers(kram), before);
+  assert.equal(kram.estimateTokens([]), 0);
+  const history = session();
+  kram.pruneForModel(history, CLEAR_ALL).forEach((m, i) => i !== 3 && assert.equal(m, history[i]));
+});
