@@ -70,11 +70,5 @@ pub fn check_non_negative(value: f64, argument: &str) -> Result<f64, InputError>
 
 /// A number as JS would print it (`Infinity`, not Rust's `inf`).
 pub fn js_number(value: f64) -> String {
-    if value.is_nan() {
-        "NaN".to_string()
-    } else if value.is_infinite() {
-        if value > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
-    } else {
-        format!("{value}")
-    }
+    crate::number::number_text(value)
 }

@@ -10,6 +10,7 @@ pub mod estimate;
 pub mod formats;
 pub mod history;
 pub mod node;
+pub mod number;
 pub mod plan;
 pub mod prune;
 pub mod view;

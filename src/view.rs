@@ -119,7 +119,7 @@ fn json_milli<N: Node>(value: &N, depth: usize, budget: &mut usize) -> u64 {
         }
         Kind::Number => value
             .number()
-            .map(|n| estimate::text_milli_tokens(&format!("{n}")))
+            .map(|n| estimate::text_milli_tokens(&crate::number::number_text(n)))
             .unwrap_or(1_000),
         Kind::Bool | Kind::Null => 1_000,
         Kind::Array => {

@@ -145,7 +145,8 @@ fn read_prune_options(options: &JsNode) -> Result<(PruneOptions, JsValue), Input
     if let Some(turns) = number_option(options, "protectTurns")? {
         if turns.fract() != 0.0 {
             return Err(InputError::range_error(format!(
-                "options.protectTurns must be a whole number, got {turns}"
+                "options.protectTurns must be a whole number, got {}",
+                crate::error::js_number(turns)
             )));
         }
         result.protect_turns = turns as usize;

@@ -243,7 +243,7 @@ fn write_json<N: Node>(value: &N, depth: usize, budget: &mut usize, out: &mut St
     match value.kind() {
         Kind::String => write_string(&value.text().unwrap_or_default(), out),
         Kind::Number => match value.number().filter(|n| n.is_finite()) {
-            Some(n) => out.push_str(&n.to_string()),
+            Some(n) => out.push_str(&crate::number::number_text(n)),
             None => out.push_str("null"),
         },
         Kind::Bool => out.push_str(if value.boolean() == Some(true) {
