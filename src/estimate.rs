@@ -1,88 +1,367 @@
 //! The token estimate: a script-aware count of what the model sees, cheap
 //! enough to run on every turn.
 //!
-//! The rule, in thousandths of a token so that sums stay integers:
-//! - a run of ASCII letters is a word: one token, plus one more for every
-//!   `LETTERS_PER_EXTRA_TOKEN` letters past the first `WORD_FREE_LETTERS`
-//!   (common English words are one token, long identifiers several);
-//! - a run of digits costs one token per three digits (tokenizers split
-//!   numbers into groups of up to three);
-//! - ASCII punctuation costs `PUNCTUATION` each (code is dense in it);
-//! - a single space before a word is free; longer runs of spaces or tabs and
-//!   each line break cost `WHITESPACE_RUN`;
-//! - Han, kana and Hangul characters cost `CJK` each;
-//! - other letters (Cyrillic, Greek, Arabic, Devanagari, accented Latin) cost
-//!   `OTHER_LETTER` each;
-//! - anything else (emoji, symbols) costs `SYMBOL` each.
+//! It follows how BPE tokenizers of the o200k_base kind cut text before they
+//! merge it: into words (a camelCase boundary starts a new word), groups of up
+//! to three digits, runs of punctuation, runs of whitespace and line breaks.
+//! Each piece is priced at what the tokenizer makes of such pieces on average
+//! (the fields of `COSTS`, in thousandths of a token, so that sums stay
+//! integers), fitted on real text and checked on the corpus in `tests/corpus/`
+//! against o200k_base:
+//! - an ASCII word costs 1 token, plus 0.055 for each letter from the 4th to
+//!   the 12th and 0.205 for each letter past the 12th;
+//! - one punctuation character directly before a word (`.map`, `_id`, `(x`)
+//!   joins it: the pair costs 0.585 more than the word, whose per-letter
+//!   cost doubles;
+//! - a word with accented Latin letters costs 1.1 + 0.34 a letter, a Cyrillic
+//!   word 0.67 + 0.235 a letter, a word of another alphabet (Greek, Arabic,
+//!   Hebrew, Indic, ...) 0.185 + 0.405 a letter; each 0.63 more when no
+//!   space comes before it;
+//! - a group of up to three digits costs 1;
+//! - a run of punctuation costs 1, plus 0.21 a character past the 2nd (0.1
+//!   when it repeats one character, as in `-----`);
+//! - a single space before a word or punctuation is free (it joins it); a
+//!   space before a digit costs 1, a run of spaces or tabs 1 (2 before a
+//!   digit); spaces before a line break join it;
+//! - a run of line breaks costs 1, nothing right after punctuation (`;\n` is
+//!   one token);
+//! - a Han character costs 0.875, kana 0.78, Thai 0.53, CJK punctuation 0.63;
+//!   a Hangul word 0.495 plus 0.64 a syllable;
+//! - any other symbol costs 1.2 (0.125 when it repeats the one before, as in
+//!   `───`), an emoji 1.8, other whitespace 1.
 //!
-//! A message adds `MESSAGE_OVERHEAD` for its role and framing, and every image,
-//! file or audio part costs `ATTACHMENT_TOKENS`, whatever its size.
+//! The estimate of a text is one left-to-right pass over its bytes, in time
+//! linear in its length; the estimate of a history is the sum of its
+//! messages'. A message adds `MESSAGE_OVERHEAD` for its role and framing, and
+//! every image, file or audio part costs `ATTACHMENT_TOKENS`, whatever its
+//! size.
 
-/// Tokens every message costs for its role and framing.
+/// Tokens every message costs for its role and framing: the role itself and
+/// the 3 tokens OpenAI's chat format adds around each message.
 pub const MESSAGE_OVERHEAD: u64 = 4;
 /// Tokens an image, file or audio part is counted as (about what OpenAI
 /// charges for one high-detail 1024×1024 image).
 pub const ATTACHMENT_TOKENS: u64 = 1_000;
 
 const MILLI: u64 = 1_000;
-const WORD_FREE_LETTERS: usize = 6;
-const LETTERS_PER_EXTRA_TOKEN: usize = 4;
-const PUNCTUATION: u64 = 700;
-const WHITESPACE_RUN: u64 = 500;
-const DIGIT_GROUP: u64 = 1_000;
-const CJK: u64 = 900;
-const OTHER_LETTER: u64 = 350;
-const SYMBOL: u64 = 1_500;
+
+/// What each piece costs, in thousandths of a token. One set is used,
+/// `COSTS`; the type exists so that the tuning against the corpus can vary it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Costs {
+    pub word: u64,
+    pub word_slope: u64,
+    pub long_word_slope: u64,
+    pub prefix: u64,
+    pub accented_base: u64,
+    pub accented_letter: u64,
+    pub cyrillic_base: u64,
+    pub cyrillic_letter: u64,
+    pub alphabet_base: u64,
+    pub alphabet_letter: u64,
+    pub no_space: u64,
+    pub digit_group: u64,
+    pub punct: u64,
+    pub punct_slope: u64,
+    pub repeat_slope: u64,
+    pub space_before_digit: u64,
+    pub space_run: u64,
+    pub newline: u64,
+    pub han: u64,
+    pub kana: u64,
+    pub thai: u64,
+    pub hangul: u64,
+    pub hangul_word: u64,
+    pub cjk_punct: u64,
+    pub symbol: u64,
+    pub repeat_symbol: u64,
+    pub emoji: u64,
+    pub other_space: u64,
+}
+
+/// The costs, measured against o200k_base on `tests/corpus/`.
+pub const COSTS: Costs = Costs {
+    word: 1_000,
+    word_slope: 55,
+    long_word_slope: 205,
+    prefix: 585,
+    accented_base: 1_100,
+    accented_letter: 340,
+    cyrillic_base: 670,
+    cyrillic_letter: 235,
+    alphabet_base: 185,
+    alphabet_letter: 405,
+    no_space: 630,
+    digit_group: 1_000,
+    punct: 1_000,
+    punct_slope: 210,
+    repeat_slope: 100,
+    space_before_digit: 1_000,
+    space_run: 1_000,
+    newline: 1_000,
+    han: 875,
+    kana: 780,
+    thai: 530,
+    hangul: 640,
+    hangul_word: 495,
+    cjk_punct: 630,
+    symbol: 1_200,
+    repeat_symbol: 125,
+    emoji: 1_800,
+    other_space: 1_000,
+};
+
+/// What an ASCII byte starts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Byte {
+    Lower,
+    Upper,
+    Digit,
+    Space,
+    Newline,
+    Punct,
+    NonAscii,
+}
+
+const BYTES: [Byte; 256] = {
+    let mut table = [Byte::NonAscii; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            b'a'..=b'z' => Byte::Lower,
+            b'A'..=b'Z' => Byte::Upper,
+            b'0'..=b'9' => Byte::Digit,
+            b' ' | b'\t' => Byte::Space,
+            b'\n' | b'\r' => Byte::Newline,
+            _ => Byte::Punct,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The script of a non-ASCII character, as far as its cost goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Latin,
+    Cyrillic,
+    Alphabet,
+    Han,
+    Kana,
+    Hangul,
+    Thai,
+    CjkPunct,
+    Space,
+    Emoji,
+    Symbol,
+}
+
+fn script(c: char) -> Script {
+    match c as u32 {
+        0x00C0..=0x024F | 0x1E00..=0x1EFF if c.is_alphabetic() => Script::Latin,
+        0x0400..=0x052F => Script::Cyrillic,
+        0x0300..=0x036F => Script::Latin, // combining accents
+        0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => Script::Kana,
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FFFF => Script::Han,
+        0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F => Script::Hangul,
+        0x0E00..=0x0E7F => Script::Thai,
+        0x3000..=0x303F | 0xFF00..=0xFFEF => Script::CjkPunct,
+        0x1F000..=0x1FAFF => Script::Emoji,
+        _ if c.is_whitespace() => Script::Space,
+        // Letters and the marks that combine with them (Arabic, Hebrew and
+        // Indic vowel signs).
+        0x0590..=0x0DFF => Script::Alphabet,
+        _ if c.is_alphabetic() => Script::Alphabet,
+        _ => Script::Symbol,
+    }
+}
+
+/// The character at `i`, which is a character boundary of `text`.
+fn char_at(text: &str, i: usize) -> char {
+    text[i..].chars().next().unwrap_or('\u{FFFD}')
+}
+
+/// Whether a word of Latin letters goes on at `i`: an ASCII letter, or an
+/// accented Latin one (its UTF-8 length is returned with it).
+fn latin_at(text: &str, i: usize) -> Option<(Byte, usize)> {
+    let byte = BYTES[text.as_bytes()[i] as usize];
+    match byte {
+        Byte::Lower | Byte::Upper => Some((byte, 1)),
+        Byte::NonAscii => {
+            let c = char_at(text, i);
+            (script(c) == Script::Latin).then(|| (Byte::Lower, c.len_utf8()))
+        }
+        _ => None,
+    }
+}
+
+fn ascii_word_cost(costs: &Costs, letters: u64, prefixed: bool) -> u64 {
+    let slope = if prefixed {
+        2 * costs.word_slope
+    } else {
+        costs.word_slope
+    };
+    let mid = letters.clamp(3, 12) - 3;
+    let long = letters.saturating_sub(12);
+    costs.word
+        + mid * slope
+        + long * costs.long_word_slope
+        + if prefixed { costs.prefix } else { 0 }
+}
 
 /// The estimate of one text, in thousandths of a token.
 pub fn text_milli_tokens(text: &str) -> u64 {
+    text_milli_tokens_with(text, &COSTS)
+}
+
+/// The estimate of one text under other costs (for tuning them).
+#[inline]
+pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
     let bytes = text.as_bytes();
+    let len = bytes.len();
     let mut total: u64 = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        let byte = bytes[i];
-        if byte.is_ascii_alphabetic() {
-            let start = i;
-            while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
-                i += 1;
+    // What came just before `i`: a space, and a run of punctuation.
+    let mut after_space = false;
+    let mut after_punct = false;
+    // A single punctuation character waiting to join the next word.
+    let mut prefixed = false;
+    while i < len {
+        let kind = BYTES[bytes[i] as usize];
+        let (space, punct) = (kind == Byte::Space, kind == Byte::Punct);
+        match kind {
+            Byte::Lower | Byte::Upper | Byte::NonAscii if latin_at(text, i).is_some() => {
+                let mut letters = 0u64;
+                let mut accented = false;
+                let mut previous = Byte::Upper;
+                while i < len {
+                    let Some((byte, width)) = latin_at(text, i) else {
+                        break;
+                    };
+                    // camelCase: a capital after a small letter starts a word.
+                    if byte == Byte::Upper && previous == Byte::Lower {
+                        break;
+                    }
+                    accented |= width > 1;
+                    letters += 1;
+                    previous = byte;
+                    i += width;
+                }
+                total += if accented {
+                    costs.accented_base
+                        + letters * costs.accented_letter
+                        + if prefixed { costs.prefix } else { 0 }
+                        + if after_space || prefixed {
+                            0
+                        } else {
+                            costs.no_space
+                        }
+                } else {
+                    ascii_word_cost(costs, letters, prefixed)
+                };
             }
-            total += word_cost(i - start);
-        } else if byte.is_ascii_digit() {
-            let start = i;
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
+            Byte::Digit => {
+                let start = i;
+                while i < len && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                total += ((i - start) as u64).div_ceil(3) * costs.digit_group;
             }
-            total += ((i - start).div_ceil(3) as u64) * DIGIT_GROUP;
-        } else if byte == b' ' || byte == b'\t' {
-            let start = i;
-            while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
-                i += 1;
+            Byte::Space => {
+                let start = i;
+                while i < len && matches!(bytes[i], b' ' | b'\t') {
+                    i += 1;
+                }
+                let next = bytes.get(i).map(|&b| BYTES[b as usize]);
+                total += match next {
+                    Some(Byte::Newline) => 0,
+                    None => costs.space_run,
+                    Some(Byte::Digit) if i - start == 1 => costs.space_before_digit,
+                    Some(Byte::Digit) => costs.space_run + costs.space_before_digit,
+                    _ if i - start == 1 => 0,
+                    _ => costs.space_run,
+                };
             }
-            let single_space_before_word =
-                i - start == 1 && i < bytes.len() && bytes[i].is_ascii_alphanumeric();
-            if !single_space_before_word {
-                total += WHITESPACE_RUN;
+            Byte::Newline => {
+                // Line breaks with blank space between them are one run.
+                let mut end = i;
+                while end < len && matches!(bytes[end], b'\n' | b'\r' | b' ' | b'\t') {
+                    if matches!(bytes[end], b'\n' | b'\r') {
+                        i = end + 1;
+                    }
+                    end += 1;
+                }
+                if !after_punct {
+                    total += costs.newline;
+                }
             }
-        } else if byte == b'\n' || byte == b'\r' {
-            while i < bytes.len() && (bytes[i] == b'\n' || bytes[i] == b'\r') {
-                i += 1;
+            Byte::Punct => {
+                let start = i;
+                let first = bytes[i];
+                let mut repeated = true;
+                while i < len && BYTES[bytes[i] as usize] == Byte::Punct {
+                    repeated &= bytes[i] == first;
+                    i += 1;
+                }
+                let run = (i - start) as u64;
+                if run == 1 && i < len && latin_at(text, i).is_some() {
+                    prefixed = true;
+                    after_space = false;
+                    after_punct = false;
+                    continue;
+                }
+                let slope = if repeated {
+                    costs.repeat_slope
+                } else {
+                    costs.punct_slope
+                };
+                total += costs.punct + run.saturating_sub(2) * slope;
             }
-            total += WHITESPACE_RUN;
-        } else if byte.is_ascii() {
-            i += 1;
-            total += if byte.is_ascii_control() {
-                SYMBOL
-            } else {
-                PUNCTUATION
-            };
-        } else {
-            // Multi-byte UTF-8: decode one character. `text` is valid UTF-8, so
-            // the slice from a character boundary always holds one.
-            let rest = &text[i..];
-            let character = rest.chars().next().unwrap_or('\u{FFFD}');
-            i += character.len_utf8();
-            total += char_cost(character);
+            Byte::Lower | Byte::Upper | Byte::NonAscii => {
+                let c = char_at(text, i);
+                let kind = script(c);
+                let start = i;
+                i += c.len_utf8();
+                match kind {
+                    Script::Cyrillic | Script::Alphabet | Script::Hangul => {
+                        let mut letters = 1;
+                        while i < len && bytes[i] >= 0x80 {
+                            let next = char_at(text, i);
+                            if script(next) != kind {
+                                break;
+                            }
+                            letters += 1;
+                            i += next.len_utf8();
+                        }
+                        let (base, letter) = match kind {
+                            Script::Cyrillic => (costs.cyrillic_base, costs.cyrillic_letter),
+                            Script::Hangul => (costs.hangul_word, costs.hangul),
+                            _ => (costs.alphabet_base, costs.alphabet_letter),
+                        };
+                        let no_space = kind != Script::Hangul && !after_space;
+                        total +=
+                            base + letters * letter + if no_space { costs.no_space } else { 0 };
+                    }
+                    Script::Han => total += costs.han,
+                    Script::Kana => total += costs.kana,
+                    Script::Thai => total += costs.thai,
+                    Script::CjkPunct => total += costs.cjk_punct,
+                    Script::Emoji => total += costs.emoji,
+                    Script::Space => total += costs.other_space,
+                    Script::Latin | Script::Symbol => {
+                        let repeated = text[..start].ends_with(c);
+                        total += if repeated {
+                            costs.repeat_symbol
+                        } else {
+                            costs.symbol
+                        };
+                    }
+                }
+            }
         }
+        after_space = space;
+        after_punct = punct;
+        prefixed = false;
     }
     total
 }
@@ -97,78 +376,5 @@ pub fn milli_to_tokens(milli: u64) -> u64 {
     milli.div_ceil(MILLI)
 }
 
-fn word_cost(letters: usize) -> u64 {
-    let extra = letters
-        .saturating_sub(WORD_FREE_LETTERS)
-        .div_ceil(LETTERS_PER_EXTRA_TOKEN);
-    MILLI * (1 + extra as u64)
-}
-
-fn char_cost(character: char) -> u64 {
-    let code = character as u32;
-    let is_cjk = matches!(code,
-        0x3040..=0x30FF      // Hiragana, Katakana
-        | 0x3400..=0x4DBF    // Han extension A
-        | 0x4E00..=0x9FFF    // Han
-        | 0xAC00..=0xD7AF    // Hangul syllables
-        | 0xF900..=0xFAFF    // Han compatibility
-        | 0x20000..=0x2FFFF  // Han extensions B and later
-    );
-    if is_cjk {
-        CJK
-    } else if character.is_alphabetic() {
-        OTHER_LETTER
-    } else if matches!(code, 0x3000..=0x303F | 0xFF00..=0xFFEF) {
-        // CJK punctuation and full-width forms.
-        CJK
-    } else if character.is_whitespace() {
-        WHITESPACE_RUN
-    } else {
-        SYMBOL
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn empty_text_is_free() {
-        assert_eq!(text_tokens(""), 0);
-    }
-
-    #[test]
-    fn common_english_words_are_one_token_each() {
-        assert_eq!(text_tokens("the cat sat on the mat"), 6);
-    }
-
-    #[test]
-    fn cjk_costs_about_a_token_a_character() {
-        let chinese = "这是一个关于上下文压缩的测试句子";
-        let tokens = text_tokens(chinese);
-        let chars = chinese.chars().count() as u64;
-        assert!(
-            tokens >= chars * 8 / 10 && tokens <= chars,
-            "{tokens} for {chars} chars"
-        );
-        // Far more than length/4 would say.
-        assert!(tokens > (chinese.len() as u64) / 4);
-    }
-
-    #[test]
-    fn code_costs_more_than_prose_of_the_same_length() {
-        let code = "fn main() { let x = vec![1, 2, 3]; println!(\"{:?}\", x); }";
-        let prose = "Here is a sentence of about the same length as the code.";
-        assert!(text_tokens(code) > text_tokens(prose));
-    }
-
-    #[test]
-    fn the_estimate_is_additive_at_word_boundaries() {
-        let a = "first part\n";
-        let b = "second part\n";
-        assert_eq!(
-            text_milli_tokens(&format!("{a}{b}")),
-            text_milli_tokens(a) + text_milli_tokens(b)
-        );
-    }
-}
+mod tests;

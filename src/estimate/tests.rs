@@ -1,0 +1,94 @@
+use super::*;
+
+#[test]
+fn empty_text_is_free() {
+    assert_eq!(text_tokens(""), 0);
+}
+
+#[test]
+fn common_english_words_are_one_token_each() {
+    assert_eq!(text_tokens("the cat sat on the mat"), 6);
+}
+
+#[test]
+fn long_words_and_identifiers_cost_more() {
+    assert!(text_milli_tokens("internationalization") > 2 * MILLI);
+    // camelCase is several words, as the tokenizer cuts it.
+    assert!(text_milli_tokens("getElementById") >= 4 * MILLI);
+    assert_eq!(
+        text_milli_tokens("HTTPServer"),
+        ascii_word_cost(&COSTS, 10, false)
+    );
+}
+
+#[test]
+fn digits_cost_a_token_a_group_of_three() {
+    assert_eq!(text_tokens("1234567"), 3);
+    // A space before a number is a token of its own.
+    assert_eq!(text_tokens("x 42"), 3);
+}
+
+#[test]
+fn punctuation_joins_the_next_word_and_the_line_break() {
+    assert!(text_milli_tokens(".map") < text_milli_tokens(". map"));
+    assert_eq!(text_milli_tokens("a;\n"), text_milli_tokens("a;"));
+    assert_eq!(text_milli_tokens("a\n"), 2 * MILLI);
+}
+
+#[test]
+fn indentation_is_one_token_a_line() {
+    assert_eq!(
+        text_milli_tokens("{\n        return x;\n}"),
+        text_milli_tokens("{\n  return x;\n}")
+    );
+}
+
+#[test]
+fn cjk_costs_about_a_token_a_character() {
+    let chinese = "这是一个关于上下文压缩的测试句子";
+    let tokens = text_tokens(chinese);
+    let chars = chinese.chars().count() as u64;
+    assert!(
+        tokens >= chars * 6 / 10 && tokens <= chars,
+        "{tokens} for {chars} chars"
+    );
+    // Far more than a count of characters / 4 would say.
+    assert!(tokens > 2 * chars / 4);
+}
+
+#[test]
+fn other_alphabets_cost_by_word_and_letter() {
+    // Greek and Cyrillic words cost more than English words of the same
+    // length: the tokenizer knows fewer of them.
+    assert!(text_milli_tokens(" αυτό") > text_milli_tokens(" this"));
+    assert!(text_milli_tokens(" привет") > text_milli_tokens(" hello"));
+    assert!(text_milli_tokens(" über") > text_milli_tokens(" uber"));
+}
+
+#[test]
+fn code_costs_more_than_prose_of_the_same_length() {
+    let code = "fn main() { let x = vec![1, 2, 3]; println!(\"{:?}\", x); }";
+    let prose = "Here is a sentence of about the same length as the code.";
+    assert!(text_tokens(code) > text_tokens(prose));
+}
+
+#[test]
+fn the_estimate_is_additive_at_line_boundaries() {
+    let a = "first part\n";
+    let b = "second part\n";
+    assert_eq!(
+        text_milli_tokens(&format!("{a}{b}")),
+        text_milli_tokens(a) + text_milli_tokens(b)
+    );
+}
+
+#[test]
+fn any_text_is_estimated_without_panicking() {
+    use proptest::prelude::*;
+    proptest!(|(text in any::<String>())| {
+        let estimate = text_milli_tokens(&text);
+        // Never more than two tokens a byte, never nothing for a non-empty text.
+        prop_assert!(estimate <= 2 * MILLI * text.len() as u64);
+        prop_assert_eq!(estimate == 0, text.is_empty());
+    });
+}
