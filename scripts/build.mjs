@@ -1,7 +1,7 @@
 // Builds the npm package in pkg/ from the crate and the TypeScript glue in js/:
 // cargo (release, wasm32) -> wasm-bindgen (nodejs + web glue) -> wasm-opt -Oz
 // (npm binaryen, never Debian's) -> esbuild bundles -> tsc declarations.
-// Everything it writes is generated and gitignored: pkg/dist/ and pkg/README.md.
+// Everything it writes is generated and gitignored: pkg/dist/, pkg/README.md and pkg/LICENSE.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -151,6 +151,7 @@ await step("tsc", () => {
 });
 
 cpSync(at("README.md"), at("pkg", "README.md"));
+cpSync(at("LICENSE"), at("pkg", "LICENSE"));
 
 const wasmBytes = readFileSync(wasmOut);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;

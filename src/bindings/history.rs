@@ -26,7 +26,7 @@ pub fn default_max_tokens() -> f64 {
 /// message's estimate.
 ///
 /// ```ts
-/// estimateTokens([{ role: "user", content: "Fix the failing test" }]); // 9
+/// const tokens = estimateTokens([{ role: "user", content: "Fix the failing test" }]);
 /// ```
 #[wasm_bindgen(js_name = estimateTokens)]
 pub fn estimate_tokens(
