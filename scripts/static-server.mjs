@@ -39,3 +39,12 @@ export function serveStatic(mounts, port = 0) {
     server.listen(port, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` }));
   });
 }
+
+/** What the demo page needs: www/ itself, the built package and its sample session. */
+export function wwwMounts(root) {
+  return {
+    "/": join(root, "www"),
+    "/pkg/dist/": join(root, "pkg", "dist"),
+    "/pkg/data/": join(root, "pkg", "data"),
+  };
+}

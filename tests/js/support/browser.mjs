@@ -1,7 +1,9 @@
 // Debian's Chromium driven by playwright-core (no downloaded browser), and a
 // page loader that records every console message and page error.
 import { execFileSync } from "node:child_process";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
+import { serveStatic } from "../../../scripts/static-server.mjs";
 
 export async function launchChromium() {
   const executablePath = execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim();
@@ -39,4 +41,29 @@ export async function loadResult(browser, url, ready = () => "result" in window)
     throw new Error(`${url} never got ready; the page said: ${JSON.stringify(messages)}`, { cause: e });
   });
   return { result: await page.evaluate(() => window.result), messages, page };
+}
+
+/**
+ * One Chromium for a whole test file, and static servers (and anything else
+ * handed to `defer`) closed after the file's last test.
+ */
+export function browserSession() {
+  const cleanups = [];
+  const session = {
+    browser: undefined,
+    defer: (cleanup) => cleanups.push(cleanup),
+    async serve(mounts) {
+      const { server, url } = await serveStatic(mounts);
+      session.defer(() => new Promise((resolve) => server.close(resolve)));
+      return url;
+    },
+  };
+  before(async () => {
+    session.browser = await launchChromium();
+  });
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    await session.browser?.close();
+  });
+  return session;
 }

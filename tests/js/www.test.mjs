@@ -1,0 +1,265 @@
+// The demo page in www/, in Debian's headless Chromium (one launch for the
+// file), served by the static server on 127.0.0.1. What the page shows is
+// checked against what the package computes here in Node for the same input.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+import {
+  DEFAULT_MAX_TOKENS,
+  describeMessages,
+  effectiveHistory,
+  emergencyPrune,
+  estimateTokens,
+  needsCompaction,
+  pruneForModel,
+} from "kram-compaction";
+import { wwwMounts } from "../../scripts/static-server.mjs";
+import { browserSession } from "./support/browser.mjs";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const artifacts = join(root, "tests", "artifacts");
+const sample = JSON.parse(readFileSync(join(root, "pkg", "data", "sample-session.json"), "utf8"));
+const { version } = JSON.parse(readFileSync(join(root, "pkg", "package.json"), "utf8"));
+const session = browserSession();
+let site;
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  site = await session.serve(wwwMounts(root));
+});
+
+/**
+ * The page at `url`, ready (the sample shown), with every console problem
+ * recorded; closed when test `t` ends.
+ */
+async function open(t, url = site, viewport = { width: 1280, height: 900 }) {
+  const page = await session.browser.newPage({ viewport });
+  const problems = [];
+  page.on("console", (m) => ["error", "warning"].includes(m.type()) && problems.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`status ${r.status()}: ${r.url()}`));
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready]", { timeout: 15_000 });
+  t.after(() => page.close());
+  return { page, problems };
+}
+
+/** What the tiers do to `all` at `budget`, asked of the package directly. */
+function expected(all, budget) {
+  const effective = effectiveHistory(all);
+  const start = all.length - effective.length;
+  const pruned = pruneForModel(effective);
+  const cut = emergencyPrune(pruned, budget);
+  let tier = "emergency";
+  if (!needsCompaction(effective, budget)) tier = "none";
+  else if (!needsCompaction(pruned, budget)) tier = "pruned";
+  const status = all.map((m, i) => {
+    if (i < start) return "summarised";
+    if (tier === "emergency" && !cut.includes(pruned[i - start])) return "dropped";
+    if (tier !== "none" && pruned[i - start] !== m) return "cleared";
+    return "kept";
+  });
+  const count = (s) => status.filter((x) => x === s).length;
+  const sent = { none: effective, pruned, emergency: cut }[tier];
+  return {
+    tier,
+    status,
+    counts: { kept: count("kept"), cleared: count("cleared"), dropped: count("dropped") },
+    tokens: { effective: estimateTokens(effective), pruned: estimateTokens(pruned), cut: estimateTokens(cut) },
+    sent: estimateTokens(sent),
+  };
+}
+
+/** What the page shows for the tiers. */
+function shown(page) {
+  return page.evaluate(() => {
+    const text = (id) => document.getElementById(id).textContent;
+    const number = (id) => Number(text(id).replace(/,/g, ""));
+    const cell = (id) => Number(document.querySelector(`#${id} td:last-child`).textContent.replace(/,/g, ""));
+    const meter = document.getElementById("meter");
+    return {
+      tier: document.getElementById("tier").dataset.tier,
+      status: [...document.querySelectorAll("#transcript > li")].map((li) => li.dataset.status),
+      counts: { kept: number("count-kept"), cleared: number("count-cleared"), dropped: number("count-dropped") },
+      tokens: { effective: cell("row-effective"), pruned: cell("row-pruned"), cut: cell("row-cut") },
+      meter: { now: Number(meter.getAttribute("aria-valuenow")), max: Number(meter.getAttribute("aria-valuemax")), shown: number("meter-tokens") },
+      sentWords: text("tier"),
+    };
+  });
+}
+
+async function checkBudget(page, all, budget) {
+  const want = expected(all, budget);
+  const got = await shown(page);
+  assert.equal(got.tier, want.tier, `tier at ${budget}`);
+  assert.deepEqual(got.counts, want.counts, `counts at ${budget}`);
+  assert.deepEqual(got.status, want.status, `statuses at ${budget}`);
+  assert.deepEqual(got.tokens, want.tokens, `tier tokens at ${budget}`);
+  assert.deepEqual(got.meter, { now: want.tokens.effective, max: budget, shown: want.tokens.effective });
+  assert.ok(got.sentWords.includes(want.sent.toLocaleString("en")), `${got.sentWords} names ${want.sent}`);
+  return want;
+}
+
+async function paste(page, text) {
+  await page.fill("#paste", text);
+  await page.click("#use-paste");
+}
+
+const chat = [
+  { role: "system", content: "You are a coding agent." },
+  { role: "user", content: "List the files." },
+  { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "ls", arguments: "{}" } }] },
+  { role: "tool", tool_call_id: "c1", content: "a.rs\nb.rs" },
+  { role: "assistant", content: "Two files: a.rs and b.rs." },
+];
+
+test("the page loads the sample session: every message, its role and its estimate", async (t) => {
+  const { page, problems } = await open(t);
+  assert.equal(await page.textContent("#version"), version);
+  assert.match(await page.textContent("#source"), new RegExp(`Sample session: ${sample.length} messages, openai-chat`));
+  const rows = await page.$$eval("#transcript > li", (lis) =>
+    lis.map((li) => ({ kind: li.dataset.kind, tokens: Number(li.querySelector(".tokens").firstChild.textContent.replace(/[^0-9]/g, "")) })),
+  );
+  const infos = describeMessages(sample).messages;
+  assert.deepEqual(
+    rows,
+    infos.map((info, i) => ({ kind: info.isMarker ? "marker" : info.kind, tokens: estimateTokens([sample[i]]) })),
+  );
+  assert.ok(rows.some((r) => r.kind === "tool") && rows.some((r) => r.kind === "user"));
+  // Tool calls and results are folded until opened.
+  const toolResult = page.locator("#transcript .tool-result").first();
+  assert.equal(await toolResult.evaluate((d) => d.open), false);
+  await toolResult.locator("summary").click();
+  assert.equal(await toolResult.evaluate((d) => d.open), true);
+  assert.equal(Number(await page.inputValue("#budget-number")), DEFAULT_MAX_TOKENS);
+  await checkBudget(page, sample, DEFAULT_MAX_TOKENS);
+  assert.ok((await page.$$("#chart svg rect.bar.tool")).length > 0, "the chart has tool bars");
+  assert.deepEqual(problems, []);
+});
+
+test("moving the budget changes kept / cleared / dropped and the meter as the package computes them", async (t) => {
+  const { page, problems } = await open(t);
+  const tiers = new Set();
+  const total = estimateTokens(sample);
+  for (const budget of [DEFAULT_MAX_TOKENS, total + 1, Math.round(total * 0.7), 20_000, 3_000, 500]) {
+    await page.fill("#budget-number", String(budget));
+    tiers.add((await checkBudget(page, sample, budget)).tier);
+  }
+  assert.deepEqual([...tiers].sort(), ["emergency", "none", "pruned"], "the budgets above reach every tier");
+  // The slider, by keyboard: one step up from 60,000.
+  await page.fill("#budget-number", "60000");
+  await page.focus("#budget-range");
+  await page.keyboard.press("ArrowRight");
+  const step = Number(await page.getAttribute("#budget-range", "step"));
+  assert.equal(Number(await page.inputValue("#budget-number")), 60_000 + step);
+  await checkBudget(page, sample, 60_000 + step);
+  // A budget that is not a positive number is refused in the page, and the last good one stays.
+  await page.fill("#budget-number", "0");
+  assert.equal(await page.getAttribute("#budget-number", "aria-invalid"), "true");
+  await checkBudget(page, sample, 60_000 + step);
+  assert.deepEqual(problems, []);
+});
+
+test("a pasted history as a JSON array and as JSONL, and a dropped file", async (t) => {
+  const { page, problems } = await open(t);
+  await paste(page, JSON.stringify(chat, null, 2));
+  assert.match(await page.textContent("#source"), /Pasted history: 5 messages, openai-chat/);
+  assert.equal((await page.$$("#transcript > li")).length, 5);
+  assert.match(await page.textContent("#transcript"), /Two files: a\.rs and b\.rs\./);
+  await checkBudget(page, chat, DEFAULT_MAX_TOKENS);
+
+  const withMarker = [...chat, { role: "system", name: "kram:compaction_summary", content: "Earlier: listed files." }, { role: "user", content: "Now read a.rs." }];
+  await paste(page, withMarker.map((m) => JSON.stringify(m)).join("\n") + "\n");
+  assert.match(await page.textContent("#source"), /7 messages/);
+  assert.equal(await page.getAttribute("#message-5", "data-kind"), "marker");
+  assert.match(await page.textContent("#message-5 .role"), /Compaction summary/);
+  const want = await checkBudget(page, withMarker, DEFAULT_MAX_TOKENS);
+  assert.deepEqual(want.status, ["summarised", "summarised", "summarised", "summarised", "summarised", "kept", "kept"]);
+
+  await page.setInputFiles("#file", { name: "chat.jsonl", mimeType: "text/plain", buffer: Buffer.from(chat.map((m) => JSON.stringify(m)).join("\n")) });
+  await page.waitForFunction(() => document.getElementById("source").textContent.startsWith("chat.jsonl"));
+  assert.equal((await page.$$("#transcript > li")).length, 5);
+
+  const dropped = await page.evaluateHandle((text) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], "dropped.json", { type: "application/json" }));
+    return data;
+  }, JSON.stringify(chat.slice(0, 2)));
+  await page.dispatchEvent("#drop", "drop", { dataTransfer: dropped });
+  await page.waitForFunction(() => document.getElementById("source").textContent.startsWith("dropped.json"));
+  assert.equal((await page.$$("#transcript > li")).length, 2);
+  assert.deepEqual(problems, []);
+});
+
+test("bad input gets a message naming the line or message, and the page keeps working", async (t) => {
+  const { page, problems } = await open(t);
+  const error = async () => ((await page.isVisible("#input-error")) ? page.textContent("#input-error") : "");
+
+  await paste(page, '[\n  {"role": "user", "content": "hi"},\n  {"role": }\n]');
+  assert.match(await error(), /Invalid JSON at line 3, column 12/);
+  await paste(page, '{"role": "user", "content": "hi"}\n{"role": "assistant", "content": "ok"\n');
+  assert.match(await error(), /Invalid JSON on line 2/);
+  await paste(page, JSON.stringify([chat[1], { role: "tool", content: "no id" }], null, 2));
+  assert.match(await error(), /messages\[1\]\.tool_call_id must be a string.*line 6 of the JSON array/);
+  await paste(page, '{"role":"user","content":"hi"}\n\n{"role":"assistant","tool_calls":"none"}');
+  assert.match(await error(), /messages\[1\]\.tool_calls must be an array.*line 3 of the JSONL/);
+  await paste(page, '{"messages": []}');
+  assert.match(await error(), /one message per line|Expected a JSON array|messages\[0\]/);
+  await paste(page, "   ");
+  assert.match(await error(), /Nothing to read/);
+
+  // The sample is still there and still live.
+  assert.equal((await page.$$("#transcript > li")).length, sample.length);
+  await page.fill("#budget-number", "20000");
+  await checkBudget(page, sample, 20_000);
+  await paste(page, JSON.stringify(chat));
+  assert.equal(await error(), "");
+  assert.equal((await page.$$("#transcript > li")).length, chat.length);
+  assert.deepEqual(problems, []);
+});
+
+test("keyboard and focus: the controls are labelled and focus is visible", async (t) => {
+  const { page } = await open(t);
+  const unlabelled = await page.$$eval("input, textarea, button, select", (els) =>
+    els.filter((el) => !el.labels?.length && !el.getAttribute("aria-label") && !el.textContent.trim()).map((el) => el.id || el.outerHTML),
+  );
+  assert.deepEqual(unlabelled, []);
+  await page.keyboard.press("Tab"); // the skip link
+  await page.keyboard.press("Tab");
+  const focused = await page.evaluate(() => {
+    const el = document.activeElement;
+    const style = getComputedStyle(el);
+    return { id: el.id, outline: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+  });
+  assert.equal(focused.id, "paste");
+  assert.notEqual(focused.outline, "none");
+  assert.ok(focused.width >= 2, `outline ${focused.width}px`);
+});
+
+test("screenshots at desktop and 375 px widths, and nothing wider than the screen", async (t) => {
+  for (const [name, viewport] of [["desktop", { width: 1280, height: 900 }], ["375", { width: 375, height: 812 }]]) {
+    const { page, problems } = await open(t, site, viewport);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= viewport.width, `${name}: the page is ${width}px wide`);
+    await page.screenshot({ path: join(artifacts, `www-${name}.png`) });
+    // The top of the full page: the controls, the chart and the first messages.
+    const clip = { x: 0, y: 0, width: viewport.width, height: 2400 };
+    await page.screenshot({ path: join(artifacts, `www-${name}-long.png`), fullPage: true, clip });
+    assert.deepEqual(problems, []);
+  }
+});
+
+test("the Vite build of www/ is a static folder that works on its own", async (t) => {
+  const outDir = mkdtempSync(join(tmpdir(), "kram-www-"));
+  session.defer(() => rmSync(outDir, { recursive: true, force: true }));
+  await build({ configFile: join(root, "www", "vite.config.mjs"), logLevel: "error", build: { outDir, emptyOutDir: true } });
+  const { page, problems } = await open(t, await session.serve({ "/": outDir }));
+  assert.equal(await page.textContent("#version"), version);
+  assert.equal((await page.$$("#transcript > li")).length, sample.length);
+  await checkBudget(page, sample, DEFAULT_MAX_TOKENS);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,50 @@
+// The tiers for one budget, every step a call into the package: the effective
+// history, pruning, and the emergency cut when pruning is not enough. What
+// happened to each message is read off the package's outputs, never worked
+// out here: the very same object means kept, a new object means its tool
+// result was cleared, absence means dropped.
+import { effectiveHistory, emergencyPrune, estimateTokens, needsCompaction, pruneForModel } from "kram-compaction";
+
+/** The budget-independent part: effective history and pruning. */
+export function prepare(all) {
+  const effective = effectiveHistory(all);
+  const pruned = pruneForModel(effective);
+  return {
+    all,
+    effective,
+    pruned,
+    // Where the effective history starts in `all`: the newest marker, or 0.
+    start: effective.length ? all.indexOf(effective[0]) : all.length,
+    tokens: { all: estimateTokens(all), effective: estimateTokens(effective), pruned: estimateTokens(pruned) },
+  };
+}
+
+/**
+ * The tier that applies at `budget` ("none", "pruned" or "emergency": over
+ * budget even after pruning, so a summary is needed and, without one, the
+ * emergency cut is what gets sent), what is sent, and each message's fate.
+ */
+export function atBudget(prepared, budget) {
+  const { all, effective, pruned, start } = prepared;
+  const cut = emergencyPrune(pruned, budget);
+  const tier = !needsCompaction(effective, budget) ? "none" : !needsCompaction(pruned, budget) ? "pruned" : "emergency";
+  const sent = tier === "none" ? effective : tier === "pruned" ? pruned : cut;
+  const inCut = new Set(cut);
+  const status = all.map((message, i) => {
+    if (i < start) return "summarised";
+    const j = i - start;
+    if (tier === "emergency" && !inCut.has(pruned[j])) return "dropped";
+    if (tier !== "none" && pruned[j] !== effective[j]) return "cleared";
+    return "kept";
+  });
+  const counts = { kept: 0, cleared: 0, dropped: 0, summarised: 0 };
+  for (const s of status) counts[s]++;
+  return {
+    tier,
+    sent,
+    status,
+    counts,
+    tokens: { ...prepared.tokens, cut: estimateTokens(cut), sent: estimateTokens(sent) },
+    cutLength: cut.length,
+  };
+}
