@@ -101,11 +101,15 @@ function fitSlider(tokens) {
   range.value = String(Math.min(state.budget, max));
 }
 
+let pending = 0;
+
+/** Takes a new budget; the page follows once a frame, however fast the slider moves. */
 function setBudget(value, from) {
   state.budget = value;
   if (from !== "range") $("budget-range").value = String(Math.min(value, Number($("budget-range").max)));
   if (from !== "number") $("budget-number").value = String(value);
-  update();
+  cancelAnimationFrame(pending);
+  pending = requestAnimationFrame(update);
 }
 
 $("budget-range").addEventListener("input", (e) => setBudget(Number(e.target.value), "range"));

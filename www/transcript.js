@@ -51,7 +51,6 @@ function messageRow(info, index, pruned, toolNames) {
       id: `message-${index}`,
       "data-kind": info.isMarker ? "marker" : info.kind,
       "data-status": "kept",
-      "aria-label": `Message ${index}, ${label}`,
     },
     h(
       "div",

@@ -94,6 +94,8 @@ function shown(page) {
 
 async function checkBudget(page, all, budget) {
   const want = expected(all, budget);
+  // The page redraws on the next frame after a budget change.
+  await page.waitForFunction((b) => document.getElementById("meter").getAttribute("aria-valuemax") === String(b), budget);
   const got = await shown(page);
   assert.equal(got.tier, want.tier, `tier at ${budget}`);
   assert.deepEqual(got.counts, want.counts, `counts at ${budget}`);
