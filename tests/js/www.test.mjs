@@ -197,6 +197,26 @@ test("a pasted history as a JSON array and as JSONL, and a dropped file", async 
   assert.deepEqual(problems, []);
 });
 
+test("a pasted history in every format the package reads", async (t) => {
+  const { page, problems } = await open(t);
+  const formats = ["openai-chat", "ai-sdk", "anthropic", "openai-responses"];
+  for (const [i, format] of formats.entries()) {
+    const history = JSON.parse(readFileSync(join(root, "tests", "fixtures", `${format}.json`), "utf8"));
+    // Half as JSON arrays, half as JSONL.
+    await paste(page, i % 2 ? history.map((m) => JSON.stringify(m)).join("\n") : JSON.stringify(history, null, 1));
+    assert.match(await page.textContent("#source"), new RegExp(`${history.length} messages, ${format}$`));
+    const kinds = await page.$$eval("#transcript > li", (lis) => lis.map((li) => li.dataset.kind));
+    assert.deepEqual(kinds, describeMessages(history).messages.map((m) => (m.isMarker ? "marker" : m.kind)), format);
+    assert.ok((await page.$$("#transcript .tool-call")).length > 0, `${format}: tool calls shown`);
+    assert.ok((await page.$$("#transcript .tool-result")).length > 0, `${format}: tool results shown`);
+    for (const budget of [1_000_000, Math.round(estimateTokens(history) / 3)]) {
+      await page.fill("#budget-number", String(budget));
+      await checkBudget(page, history, budget);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
 test("bad input gets a message naming the line or message, and the page keeps working", async (t) => {
   const { page, problems } = await open(t);
   const error = async () => ((await page.isVisible("#input-error")) ? page.textContent("#input-error") : "");
