@@ -1,6 +1,8 @@
 //! The two cuts: `prune_plan`, the cheap structural first pass that clears old
 //! tool output, and `emergency_cut`, the fallback that drops whole old turns.
 
+use std::collections::HashMap;
+
 use crate::view::{Edit, MessageView, RoleKind};
 
 /// The text an old tool result's payload is replaced with.
@@ -101,9 +103,10 @@ impl Cut {
 
 /// The leading system messages (the marker among them, and unknown system-like
 /// roles), then the newest whole user turns that fit within `max_tokens` with
-/// them. Cuts only where a user turn starts, so a tool call always stays with
-/// its results; never keeps less than the newest user turn; a history with no
-/// user turn is kept whole.
+/// them. Cuts only where a user turn starts and no tool call is open across
+/// the cut, so a tool call always stays with its results (a user message
+/// between a call and its result is no cut point); never keeps less than the
+/// newest turn it can cut at; a history with no such turn is kept whole.
 pub fn emergency_cut(views: &[MessageView], max_tokens: f64) -> Cut {
     let leading = views
         .iter()
@@ -113,22 +116,19 @@ pub fn emergency_cut(views: &[MessageView], max_tokens: f64) -> Cut {
         leading,
         keep_from: leading,
     };
+    let closed = closed_before(views);
+    let can_cut = |index: usize| views[index].starts_user_turn && closed[index];
     let leading_tokens: u64 = views[..leading].iter().map(|view| view.tokens).sum();
-    let Some(newest_turn) = views[leading..]
-        .iter()
-        .rposition(|view| view.starts_user_turn)
-    else {
+    let Some(newest_turn) = (leading..views.len()).rev().find(|&index| can_cut(index)) else {
         return whole;
     };
-    let newest_turn = leading + newest_turn;
 
-    // Walk back over turn starts, keeping the oldest start that still fits.
+    // Walk back over cut points, keeping the oldest one that still fits.
     let mut kept_tokens = leading_tokens;
     let mut keep_from = views.len();
     for index in (leading..views.len()).rev() {
         kept_tokens += views[index].tokens;
-        let is_cut_point = views[index].starts_user_turn || index == leading;
-        if is_cut_point {
+        if can_cut(index) || index == leading {
             if kept_tokens as f64 <= max_tokens {
                 keep_from = index;
             } else {
@@ -140,6 +140,32 @@ pub fn emergency_cut(views: &[MessageView], max_tokens: f64) -> Cut {
         leading,
         keep_from: keep_from.min(newest_turn),
     }
+}
+
+/// For each index, whether every tool call opened before it is answered
+/// before it too: no message from there on answers an earlier call. An answer
+/// pairs with the newest call of its id before it; answers with no call are
+/// orphans already and constrain nothing.
+fn closed_before(views: &[MessageView]) -> Vec<bool> {
+    let mut opened_at: HashMap<&str, usize> = HashMap::new();
+    let mut oldest_answered = vec![usize::MAX; views.len()];
+    for (index, view) in views.iter().enumerate() {
+        for id in &view.answers {
+            if let Some(&opener) = opened_at.get(id.as_str()) {
+                oldest_answered[index] = oldest_answered[index].min(opener);
+            }
+        }
+        for id in &view.opens {
+            opened_at.insert(id, index);
+        }
+    }
+    let mut closed = vec![true; views.len()];
+    let mut oldest = usize::MAX;
+    for index in (0..views.len()).rev() {
+        oldest = oldest.min(oldest_answered[index]);
+        closed[index] = oldest >= index;
+    }
+    closed
 }
 
 #[cfg(test)]

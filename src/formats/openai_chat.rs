@@ -40,6 +40,9 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let mut content_text: Option<String> = None;
     let content = at.get(message, "content", "content")?;
     let first = first_text(content.as_ref());
+    // A tool message without content has no payload to clear: a placeholder
+    // would add a field rather than replace one.
+    let has_payload = content.is_some();
     if let Some(content) = content {
         match content.kind() {
             Kind::String => {
@@ -106,12 +109,14 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
             }
             None => {}
         }
-        tool_results.push(ToolResult {
-            tokens: estimate::milli_to_tokens(content_milli),
-            cleared: content_text.as_deref() == Some(at.placeholder),
-            path: vec![PathStep::Key("content")],
-            replacement: Replacement::Placeholder,
-        });
+        if has_payload {
+            tool_results.push(ToolResult {
+                tokens: estimate::milli_to_tokens(content_milli),
+                cleared: content_text.as_deref() == Some(at.placeholder),
+                path: vec![PathStep::Key("content")],
+                replacement: Replacement::Placeholder,
+            });
+        }
     }
 
     let marker = is_marker(&role_name, name.as_deref(), first.as_deref());

@@ -150,3 +150,49 @@ fn bad_input_names_the_index_and_field() {
     let error = api::needs_compaction(&refs(&[user("hi")]), 0.0, None).unwrap_err();
     assert_eq!(error.kind, crate::error::ErrorKind::Range);
 }
+
+#[test]
+fn the_emergency_cut_never_falls_between_a_call_and_its_result() {
+    // Found by the fuzzer: a user message between a call and its result.
+    let input = vec![
+        user("first"),
+        call("c1"),
+        user("meanwhile"),
+        result("c1", 400),
+        user("newest"),
+        json!({ "role": "assistant", "content": "done" }),
+    ];
+    let kept = |max: f64| -> Vec<usize> {
+        let plan = api::emergency_prune(&refs(&input), max, None).unwrap();
+        plan.iter().map(Output::index).collect()
+    };
+    assert_eq!(kept(1.0), vec![4, 5], "the newest turn alone");
+    let from_meanwhile = api::estimate_tokens(&refs(&input[2..]), None).unwrap() as f64;
+    assert_eq!(
+        kept(from_meanwhile),
+        vec![4, 5],
+        "index 2 would keep the result without its call"
+    );
+}
+
+#[test]
+fn a_tool_message_without_content_has_no_payload_to_clear() {
+    // Found by the fuzzer: clearing it added a `content` field.
+    let input = vec![
+        user("a"),
+        call("c1"),
+        json!({ "role": "tool", "tool_call_id": "c1" }),
+        call("c2"),
+        result("c2", 400),
+        user("b"),
+    ];
+    let options = PruneOptions {
+        protect_turns: 1,
+        protect_tokens: 0.0,
+        minimum_savings: 0.0,
+        ..PruneOptions::default()
+    };
+    let plan = api::prune_for_model(&refs(&input), &options, None).unwrap();
+    assert_eq!(plan[2], Output::Keep(2));
+    assert!(matches!(plan[4], Output::Edited { .. }));
+}
