@@ -22,6 +22,13 @@ if [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "$want" --force
 fi
 
+# cargo-fuzz for the fuzz smoke run (scripts/fuzz.sh); --locked works here
+# (about 2.5 minutes on 2 cores).
+if ! cargo fuzz --version 2>/dev/null | grep -qx "cargo-fuzz 0.13.2"; then
+  say "installing cargo-fuzz 0.13.2 (takes about 2.5 minutes)"
+  cargo install cargo-fuzz --version 0.13.2 --locked --force
+fi
+
 # npm dev dependencies from the committed lockfile. npm ci runs no script of
 # this package.json, so it does not come back here.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -21,6 +21,8 @@ suite "deno test" env DENO_DIR="$PWD/target/deno" DENO_NO_UPDATE_CHECK=1 NO_COLO
   deno test --allow-read --allow-env --unstable-sloppy-imports tests/deno/
 suite "tsc types" tsc -p tests/types/tsconfig.json
 suite "tsc SDK types" tsc -p tests/types/sdk/tsconfig.json
+# A minute of libFuzzer over every fuzz target (fuzz/, its own workspace).
+suite "fuzz smoke" bash scripts/fuzz.sh 60
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "test: failed: ${failed[*]}"

@@ -1,0 +1,450 @@
+//! The history functions' invariants, checked on one fuzzed history: for the
+//! detected format and for every format forced, each function either fails
+//! with an error naming the argument and the message index (and all of them
+//! fail alike), or returns what its rule says.
+
+use arbitrary::{Result, Unstructured};
+use serde_json::Value;
+
+use kram_compaction::api;
+use kram_compaction::describe::describe_messages;
+use kram_compaction::error::{ErrorKind, InputError};
+use kram_compaction::formats::{read_history, Format, ALL_FORMATS};
+use kram_compaction::plan::{materialize_json, replacement_json, Output};
+use kram_compaction::prune::{protected_from, PruneOptions, DEFAULT_PLACEHOLDER};
+use kram_compaction::view::{MessageView, PathStep, RoleKind};
+
+use crate::gen::Gen;
+
+/// One fuzz case: a history (structured or raw JSON), a budget and prune
+/// options, all read from the bytes.
+pub fn run(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(case) = Case::read(&mut u) else { return };
+    let refs: Vec<&Value> = case.messages.iter().collect();
+    check(&case, &refs, None);
+    for format in ALL_FORMATS {
+        check(&case, &refs, Some(*format));
+    }
+}
+
+/// The case the bytes decode to, as JSON text, for reading a crash.
+pub fn describe(data: &[u8]) -> String {
+    match Case::read(&mut Unstructured::new(data)) {
+        Err(error) => format!("not a case: {error}"),
+        Ok(case) => format!(
+            "maxTokens {}, {:?}\n{}",
+            case.max_tokens,
+            case.options,
+            serde_json::to_string_pretty(&case.messages).unwrap_or_default()
+        ),
+    }
+}
+
+struct Case {
+    messages: Vec<Value>,
+    max_tokens: f64,
+    options: PruneOptions,
+}
+
+impl Case {
+    fn read(u: &mut Unstructured) -> Result<Case> {
+        let raw = u.ratio(1u8, 8)?;
+        let max_tokens = match u.int_in_range(0..=9u8)? {
+            0 => u.arbitrary::<f64>()?,
+            1 => -1.0,
+            2 => 0.0,
+            n => 10f64.powi(n as i32 - 3) * (1.0 + u.int_in_range(0..=9u8)? as f64),
+        };
+        let options = PruneOptions {
+            protect_turns: u.int_in_range(0..=4)?,
+            protect_tokens: *u.choose(&[0.0, 1.0, 10.0, 50.0, 200.0, 1_000.0, 40_000.0])?,
+            minimum_savings: *u.choose(&[0.0, 1.0, 10.0, 100.0, 20_000.0])?,
+            placeholder: match u.int_in_range(0..=5u8)? {
+                0 => String::new(),
+                1 => "[cleared]".to_string(),
+                2 => String::from(u.arbitrary::<&str>()?),
+                _ => DEFAULT_PLACEHOLDER.to_string(),
+            },
+        };
+        let messages = if raw {
+            match serde_json::from_slice::<Value>(u.bytes(u.len())?) {
+                Ok(Value::Array(items)) => items,
+                Ok(other) => vec![other],
+                Err(_) => return Err(arbitrary::Error::IncorrectFormat),
+            }
+        } else {
+            Gen { u }.history()?
+        };
+        Ok(Case {
+            messages,
+            max_tokens,
+            options,
+        })
+    }
+}
+
+/// An error must name `argument[index]`; the same history gives the same
+/// error (after the argument's name) whichever function reads it.
+fn check_error(error: &InputError, argument: &str, first: &mut Option<String>) {
+    let Some(rest) = error.message.strip_prefix(argument) else {
+        panic!("error does not name {argument}: {}", error.message);
+    };
+    assert!(
+        rest.starts_with('['),
+        "error names no index: {}",
+        error.message
+    );
+    assert_eq!(
+        error.kind,
+        ErrorKind::Type,
+        "a bad message is a TypeError: {}",
+        error.message
+    );
+    match first {
+        None => *first = Some(rest.to_string()),
+        Some(seen) => assert_eq!(seen, rest, "functions disagree on the error"),
+    }
+}
+
+fn budget_ok(max: f64) -> bool {
+    max.is_finite() && max > 0.0
+}
+
+fn check_budget_error<T>(result: &std::result::Result<T, InputError>) {
+    match result {
+        Err(error) => {
+            assert_eq!(error.kind, ErrorKind::Range);
+            assert!(error.message.starts_with("maxTokens "), "{}", error.message);
+        }
+        Ok(_) => panic!("a bad budget was accepted"),
+    }
+}
+
+fn check(case: &Case, refs: &[&Value], forced: Option<Format>) {
+    let (messages, max, options) = (&case.messages, case.max_tokens, &case.options);
+    let estimate = api::estimate_tokens(refs, forced);
+    let effective = api::effective_history(refs, forced);
+    let pruned = api::prune_for_model(refs, options, forced);
+    let needs = api::needs_compaction(refs, max, forced);
+    let emergency = api::emergency_prune(refs, max, forced);
+    let described = describe_messages(refs, forced);
+
+    let mut first = None;
+    let read = read_history(refs, forced, "messages", DEFAULT_PLACEHOLDER);
+    if let Err(error) = &read {
+        check_error(error, "messages", &mut first);
+        check_error(estimate.as_ref().unwrap_err(), "messages", &mut first);
+        check_error(effective.as_ref().unwrap_err(), "all", &mut first);
+        check_error(pruned.as_ref().unwrap_err(), "effective", &mut first);
+        check_error(described.as_ref().unwrap_err(), "messages", &mut first);
+        if budget_ok(max) {
+            check_error(needs.as_ref().unwrap_err(), "effective", &mut first);
+            check_error(emergency.as_ref().unwrap_err(), "effective", &mut first);
+        } else {
+            check_budget_error(&needs);
+            check_budget_error(&emergency);
+        }
+        return;
+    }
+    let (format, views) = read.unwrap();
+    if let Some(forced) = forced {
+        assert_eq!(format, forced);
+    }
+    let estimate = estimate.expect("estimate fails where reading does not");
+    let effective = effective.expect("effective fails where reading does not");
+    let pruned = pruned.expect("prune fails where reading does not");
+
+    check_estimate(refs, &views, estimate, format);
+    let described = described.expect("describe fails where reading does not");
+    assert_eq!(described.format, format.name());
+    let tokens: Vec<u64> = described.messages.iter().map(|m| m.tokens).collect();
+    assert_eq!(
+        tokens,
+        views.iter().map(|v| v.tokens).collect::<Vec<_>>(),
+        "described estimates"
+    );
+    check_effective(messages, &views, &effective, format);
+    let (_, prune_views) =
+        read_history(refs, Some(format), "effective", &options.placeholder).expect("reads");
+    check_prune(messages, &prune_views, &pruned, options, format);
+    if budget_ok(max) {
+        assert_eq!(
+            needs.unwrap(),
+            estimate as f64 > max,
+            "needsCompaction is estimate > max"
+        );
+        check_emergency(messages, &views, &emergency.unwrap(), max, format);
+    } else {
+        check_budget_error(&needs);
+        check_budget_error(&emergency);
+    }
+}
+
+fn tokens(refs: &[&Value], format: Format) -> u64 {
+    api::estimate_tokens(refs, Some(format)).expect("a part of a readable history is readable")
+}
+
+fn check_estimate(refs: &[&Value], views: &[MessageView], estimate: u64, format: Format) {
+    assert_eq!(estimate, views.iter().map(|v| v.tokens).sum::<u64>());
+    let singles: u64 = refs
+        .iter()
+        .map(|m| tokens(std::slice::from_ref(m), format))
+        .sum();
+    assert_eq!(
+        estimate, singles,
+        "the estimate is the sum of the messages'"
+    );
+    let half = refs.len() / 2;
+    assert_eq!(
+        estimate,
+        tokens(&refs[..half], format) + tokens(&refs[half..], format)
+    );
+}
+
+fn materialize(messages: &[Value], outputs: &[Output], placeholder: &str) -> Vec<Value> {
+    materialize_json(messages, outputs, placeholder)
+}
+
+fn all_kept(outputs: &[Output]) -> Vec<usize> {
+    outputs
+        .iter()
+        .map(|output| match output {
+            Output::Keep(index) => *index,
+            Output::Edited { .. } => panic!("only pruning edits: {output:?}"),
+        })
+        .collect()
+}
+
+fn is_identity(outputs: &[Output], len: usize) -> bool {
+    outputs.len() == len
+        && outputs
+            .iter()
+            .enumerate()
+            .all(|(i, o)| *o == Output::Keep(i))
+}
+
+fn check_effective(messages: &[Value], views: &[MessageView], outputs: &[Output], format: Format) {
+    let kept = all_kept(outputs);
+    let start = views.iter().rposition(|v| v.is_marker).unwrap_or(0);
+    assert_eq!(
+        kept,
+        (start..messages.len()).collect::<Vec<_>>(),
+        "from the newest marker on"
+    );
+
+    let effective = materialize(messages, outputs, DEFAULT_PLACEHOLDER);
+    let refs: Vec<&Value> = effective.iter().collect();
+    let again = api::effective_history(&refs, Some(format)).expect("effective history reads");
+    assert!(
+        is_identity(&again, effective.len()),
+        "effective history is idempotent"
+    );
+}
+
+fn value_at<'v>(value: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
+    path.iter().try_fold(value, |v, step| match step {
+        PathStep::Key(key) => v.get(*key),
+        PathStep::Index(index) => v.get(*index),
+    })
+}
+
+fn set_at(value: &mut Value, path: &[PathStep], new: Value) {
+    let mut slot = value;
+    for step in path {
+        slot = match step {
+            PathStep::Key(key) => slot.get_mut(*key).expect("path exists"),
+            PathStep::Index(index) => slot.get_mut(*index).expect("path exists"),
+        };
+    }
+    *slot = new;
+}
+
+/// The structure pruning must not change: roles, turns, markers, tool ids.
+fn shape(view: &MessageView) -> (RoleKind, bool, bool, &[String], &[String], usize) {
+    let results = view.tool_results.len();
+    (
+        view.role,
+        view.starts_user_turn,
+        view.is_marker,
+        &view.opens,
+        &view.answers,
+        results,
+    )
+}
+
+fn check_prune(
+    messages: &[Value],
+    views: &[MessageView],
+    outputs: &[Output],
+    options: &PruneOptions,
+    format: Format,
+) {
+    assert_eq!(outputs.len(), messages.len(), "pruning keeps every message");
+    let tail = protected_from(views, options.protect_turns);
+    let output = materialize(messages, outputs, &options.placeholder);
+    let mut savings = 0;
+    let mut edited_paths = 0;
+    for (index, out) in outputs.iter().enumerate() {
+        assert_eq!(out.index(), index, "in order");
+        let Output::Edited { edits, .. } = out else {
+            assert_eq!(output[index], messages[index]);
+            continue;
+        };
+        assert!(index < tail, "the protected turns stay whole");
+        assert!(!views[index].is_marker, "the marker is never pruned");
+        assert!(!edits.is_empty());
+        let mut restored = output[index].clone();
+        for (n, (path, replacement)) in edits.iter().enumerate() {
+            assert!(
+                !edits[..n].iter().any(|(p, _)| p == path),
+                "one edit per payload"
+            );
+            let result = views[index]
+                .tool_results
+                .iter()
+                .find(|r| &r.path == path && r.replacement == *replacement)
+                .expect("only tool-result payloads are replaced");
+            assert!(!result.cleared, "a cleared payload is not cleared again");
+            savings += result.tokens;
+            edited_paths += 1;
+            let placed = value_at(&output[index], path).expect("the payload is there");
+            assert_eq!(
+                placed,
+                &replacement_json(*replacement, &options.placeholder)
+            );
+            let original = value_at(&messages[index], path)
+                .expect("the payload was there")
+                .clone();
+            set_at(&mut restored, path, original);
+        }
+        assert_eq!(
+            restored, messages[index],
+            "nothing but the payloads changes"
+        );
+    }
+    if edited_paths > 0 {
+        assert!(
+            savings as f64 >= options.minimum_savings,
+            "pruning saves at least minimumSavings"
+        );
+        let whole: u64 = views[..tail]
+            .iter()
+            .enumerate()
+            .filter(|(i, v)| !v.is_marker && !matches!(outputs[*i], Output::Edited { .. }))
+            .flat_map(|(_, v)| {
+                v.tool_results
+                    .iter()
+                    .filter(|r| !r.cleared)
+                    .map(|r| r.tokens)
+            })
+            .sum();
+        assert!(
+            whole as f64 <= options.protect_tokens,
+            "only protectTokens of old output stays whole"
+        );
+    }
+
+    let refs: Vec<&Value> = output.iter().collect();
+    let (_, after) = read_history(&refs, Some(format), "effective", &options.placeholder)
+        .expect("pruned output reads");
+    for (index, (before, now)) in views.iter().zip(&after).enumerate() {
+        assert_eq!(shape(before), shape(now), "pruning changes no structure");
+        if let Output::Edited { edits, .. } = &outputs[index] {
+            for (path, _) in edits {
+                let result = now.tool_results.iter().find(|r| &r.path == path).unwrap();
+                assert!(result.cleared, "a cleared payload reads as cleared");
+            }
+        }
+    }
+    let again = api::prune_for_model(&refs, options, Some(format)).expect("pruned output reads");
+    assert!(is_identity(&again, output.len()), "pruning is idempotent");
+}
+
+/// The (call, result) message pairs of a history: each answer pairs with the
+/// newest message before it that opened its id.
+fn pairs(views: &[MessageView]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    for (index, view) in views.iter().enumerate() {
+        for id in &view.answers {
+            if let Some(opener) = (0..index).rev().find(|&o| views[o].opens.contains(id)) {
+                found.push((opener, index));
+            }
+        }
+    }
+    found
+}
+
+fn check_emergency(
+    messages: &[Value],
+    views: &[MessageView],
+    outputs: &[Output],
+    max: f64,
+    format: Format,
+) {
+    let kept = all_kept(outputs);
+    let leading = views
+        .iter()
+        .take_while(|v| matches!(v.role, RoleKind::System | RoleKind::SystemLike))
+        .count();
+    let len = messages.len();
+    assert!(kept.len() >= leading.min(len));
+    assert_eq!(
+        kept[..leading],
+        (0..leading).collect::<Vec<_>>()[..],
+        "leading system messages stay"
+    );
+    let keep_from = len - (kept.len() - leading);
+    assert!(keep_from >= leading);
+    assert_eq!(
+        kept[leading..],
+        (keep_from..len).collect::<Vec<_>>()[..],
+        "then a contiguous suffix"
+    );
+
+    let pairs = pairs(views);
+    for &(call, result) in &pairs {
+        assert_eq!(
+            kept.contains(&call),
+            kept.contains(&result),
+            "the cut split a tool call from its result"
+        );
+    }
+    // Where a cut may fall: a user turn's start with no call before it answered after it.
+    let can_cut =
+        |i: usize| views[i].starts_user_turn && !pairs.iter().any(|&(c, r)| c < i && r >= i);
+    let newest_cut = (leading..len).rev().find(|&i| can_cut(i));
+    let output = materialize(messages, outputs, DEFAULT_PLACEHOLDER);
+    let refs: Vec<&Value> = output.iter().collect();
+    match newest_cut {
+        None => assert_eq!(keep_from, leading, "nowhere to cut: kept whole"),
+        Some(newest_cut) => {
+            assert!(keep_from <= newest_cut, "the newest turn is always kept");
+            assert!(
+                keep_from == leading || can_cut(keep_from),
+                "cuts where a turn starts"
+            );
+            let fits = tokens(&refs, format) as f64 <= max;
+            assert!(
+                fits || keep_from == newest_cut,
+                "over the budget only with the newest turn alone"
+            );
+            if let Some(previous) = (leading..keep_from)
+                .rev()
+                .find(|&i| i == leading || can_cut(i))
+            {
+                let bigger: u64 = views[..leading]
+                    .iter()
+                    .chain(&views[previous..])
+                    .map(|v| v.tokens)
+                    .sum();
+                assert!(bigger as f64 > max, "the newest turns that fit are kept");
+            }
+        }
+    }
+    let again = api::emergency_prune(&refs, max, Some(format)).expect("the cut output reads");
+    assert!(
+        is_identity(&again, output.len()),
+        "the emergency cut is idempotent"
+    );
+}
