@@ -34,7 +34,7 @@ for target in "${targets[@]}"; do
   [ -z "${FUZZ_RUNS:-}" ] || limits=(-runs="$FUZZ_RUNS")
   dict=()
   [ ! -f "$target.dict" ] || dict=(-dict="$target.dict")
-  log="target/fuzz-$target.log"
+  log="target/fuzz-$target-$$.log"
   t=$SECONDS
   if ! cargo fuzz run "${flags[@]}" "$target" "corpus/$target" -- \
     "${limits[@]}" "${dict[@]}" -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1; then
