@@ -1,0 +1,213 @@
+// `npm run bench`: the history functions on generated coding-agent histories
+// of 100, 1,000 and 10,000 messages, side by side, in one process, with the
+// byte-touch limit, a plain-JS implementation of the same rules, and the JS
+// peers. Prints a table and writes bench/results/bench.json. Figures are
+// ratios from one machine: only the ratios mean anything elsewhere.
+
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { gzipSync } from "node:zlib";
+
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from "@langchain/core/messages";
+import { pruneMessages } from "ai";
+import { countTokens as exactO200k } from "gpt-tokenizer/encoding/o200k_base";
+import * as kram from "kram-compaction";
+import { estimateTokenCount } from "tokenx";
+
+import { generate, stringBytes } from "./generate.mjs";
+import * as plain from "./plain-js.mjs";
+
+const SIZES = [100, 1_000, 10_000];
+const quick = process.argv.includes("--quick");
+const runsFor = (size) => (quick ? 3 : size >= 10_000 ? 7 : 11);
+
+// The byte-touch limit: every string of the history copied once into
+// WebAssembly memory with TextEncoder.encodeInto.
+const memory = new WebAssembly.Memory({ initial: 16, maximum: 65536 });
+const encoder = new TextEncoder();
+function reserve(bytes) {
+  const need = Math.ceil(bytes / 65536) + 1;
+  const have = memory.buffer.byteLength / 65536;
+  if (have < need) memory.grow(need - have);
+}
+function byteTouch(messages) {
+  const view = new Uint8Array(memory.buffer);
+  let at = 0;
+  const visit = (value) => {
+    if (typeof value === "string") at += encoder.encodeInto(value, view.subarray(at)).written;
+    else if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (value !== null && typeof value === "object") for (const key in value) visit(value[key]);
+  };
+  for (const message of messages) visit(message);
+  return at;
+}
+
+/** Every string of a history, for the text-only estimators. */
+function strings(messages) {
+  const out = [];
+  const visit = (value) => {
+    if (typeof value === "string") out.push(value);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(visit);
+  };
+  messages.forEach(visit);
+  return out;
+}
+
+const langChainMessage = (fields) => {
+  switch (fields.type) {
+    case "system":
+      return new SystemMessage(fields.content);
+    case "human":
+      return new HumanMessage(fields.content);
+    case "ai":
+      return new AIMessage({ content: fields.content, tool_calls: fields.tool_calls });
+    case "tool":
+      return new ToolMessage({ content: fields.content, tool_call_id: fields.tool_call_id });
+  }
+};
+const charsOver4 = (messages) =>
+  messages.reduce((sum, m) => sum + Math.ceil((typeof m.content === "string" ? m.content.length : 0) / 4), 0);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function time(work, runs) {
+  await work(); // warm-up
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    globalThis.gc?.();
+    const start = process.hrtime.bigint();
+    await work();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs };
+}
+
+/** The checks that the plain-JS rules and the package agree on a history. */
+function agree(history, budget) {
+  const same = (a, b, what) => {
+    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`plain JS and the package differ: ${what}`);
+  };
+  same(plain.estimateTokens(history.chat), kram.estimateTokens(history.chat), "estimateTokens");
+  same(plain.emergencyPrune(history.chat, budget).length, kram.emergencyPrune(history.chat, budget).length, "emergencyPrune");
+  same(plain.pruneForModel(history.chat), kram.pruneForModel(history.chat), "pruneForModel");
+}
+
+const results = { date: new Date().toISOString(), node: process.version, sizes: {} };
+
+for (const size of SIZES) {
+  const history = generate(size);
+  const { bytes, strings: stringCount } = stringBytes(history.chat);
+  const lang = history.langChain.map(langChainMessage);
+  const texts = strings(history.chat);
+  // Flatten the generated strings once, as JSON.parse would give them.
+  JSON.stringify(history);
+  const total = kram.estimateTokens(history.chat);
+  const budget = Math.floor(total / 2);
+  agree(history, budget);
+  const runs = runsFor(size);
+  reserve(bytes);
+  const row = { messages: size, bytes, strings: stringCount, tokens: total, budget, times: {} };
+  const measure = async (name, work, r = runs) => {
+    row.times[name] = await time(work, r);
+    process.stderr.write(`bench: ${size} ${name} ${row.times[name].median.toFixed(2)} ms\n`);
+  };
+
+  await measure("byte-touch", () => byteTouch(history.chat));
+  await measure("estimateTokens", () => kram.estimateTokens(history.chat));
+  await measure("needsCompaction", () => kram.needsCompaction(history.chat, budget));
+  await measure("effectiveHistory", () => kram.effectiveHistory(history.chat));
+  await measure("describeMessages", () => kram.describeMessages(history.chat));
+  await measure("pruneForModel", () => kram.pruneForModel(history.chat));
+  await measure("emergencyPrune", () => kram.emergencyPrune(history.chat, budget));
+  await measure("pruneForModel (AI SDK)", () => kram.pruneForModel(history.aiSdk));
+  await measure("plain JS estimateTokens", () => plain.estimateTokens(history.chat));
+  await measure("plain JS needsCompaction", () => plain.needsCompaction(history.chat, budget));
+  await measure("plain JS effectiveHistory", () => plain.effectiveHistory(history.chat));
+  await measure("plain JS pruneForModel", () => plain.pruneForModel(history.chat));
+  await measure("plain JS emergencyPrune", () => plain.emergencyPrune(history.chat, budget));
+  await measure("LangChain trimMessages", () =>
+    trimMessages(lang, { maxTokens: budget, strategy: "last", tokenCounter: charsOver4, startOn: "human", includeSystem: true }),
+  );
+  await measure("AI SDK pruneMessages", () =>
+    pruneMessages({ messages: history.aiSdk, reasoning: "before-last-message", toolCalls: "before-last-2-messages" }),
+  );
+  await measure("tokenx estimateTokenCount", () => texts.reduce((sum, t) => sum + estimateTokenCount(t), 0));
+  await measure(
+    "gpt-tokenizer o200k count",
+    () => texts.reduce((sum, t) => sum + exactO200k(t), 0),
+    size >= 10_000 ? (quick ? 1 : 2) : runs,
+  );
+  results.sizes[size] = row;
+}
+
+// Instantiation: a fresh Node process importing the package, timed inside it.
+const importTimes = [];
+for (let i = 0; i < (quick ? 3 : 7); i++) {
+  const out = execFileSync(process.execPath, [
+    "--input-type=module",
+    "-e",
+    'const t = performance.now(); await import("kram-compaction"); console.log(performance.now() - t);',
+  ]);
+  importTimes.push(Number(out.toString().trim()));
+}
+const require = createRequire(import.meta.url);
+const wasmPath = require.resolve("kram-compaction/package.json").replace(/package\.json$/, "dist/kram_compaction_bg.wasm");
+const wasm = readFileSync(wasmPath);
+results.instantiation = { median: median(importTimes), min: Math.min(...importTimes), max: Math.max(...importTimes) };
+results.wasm = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length };
+
+// The table: median ms (spread min-max as % of the median), and the ratios.
+const fmt = (t) => `${t.median.toFixed(2)} (±${(((t.max - t.min) / 2 / t.median) * 100).toFixed(0)}%)`;
+const pairs = [
+  ["estimateTokens", "plain JS estimateTokens", "tokenx estimateTokenCount", "gpt-tokenizer o200k count"],
+  ["needsCompaction", "plain JS needsCompaction"],
+  ["effectiveHistory", "plain JS effectiveHistory"],
+  ["describeMessages"],
+  ["pruneForModel", "plain JS pruneForModel"],
+  ["pruneForModel (AI SDK)", "AI SDK pruneMessages"],
+  ["emergencyPrune", "plain JS emergencyPrune", "LangChain trimMessages"],
+];
+const big = results.sizes[10_000];
+const mid = results.sizes[1_000];
+const lines = [];
+lines.push(`kram-compaction bench, ${results.date.slice(0, 10)}, Node ${process.version}`);
+for (const size of SIZES) {
+  const r = results.sizes[size];
+  lines.push(`history of ${size} messages: ${(r.bytes / 1e6).toFixed(1)} MB in ${r.strings} strings, ${r.tokens} estimated tokens`);
+}
+lines.push("");
+lines.push("| function | 10k ms (spread) | × byte-touch | × each peer (peer time / ours) | 10k / 1k |");
+lines.push("| --- | --- | --- | --- | --- |");
+const touch = big.times["byte-touch"].median;
+lines.push(`| byte-touch limit | ${fmt(big.times["byte-touch"])} | 1.00 | | ${(touch / mid.times["byte-touch"].median).toFixed(1)} |`);
+results.ratios = {};
+for (const [ours, ...peers] of pairs) {
+  const t = big.times[ours];
+  const peerText = peers
+    .map((p) => `${p} ${fmt(big.times[p])} ms: ${(big.times[p].median / t.median).toFixed(2)}`)
+    .join("; ");
+  const scaling = t.median / mid.times[ours].median;
+  results.ratios[ours] = {
+    byteTouch: t.median / touch,
+    scaling,
+    peers: Object.fromEntries(peers.map((p) => [p, big.times[p].median / t.median])),
+  };
+  lines.push(`| ${ours} | ${fmt(t)} | ${(t.median / touch).toFixed(2)} | ${peerText} | ${scaling.toFixed(1)} |`);
+}
+lines.push("");
+lines.push(
+  `instantiation (fresh Node process, import): median ${results.instantiation.median.toFixed(1)} ms ` +
+    `(${results.instantiation.min.toFixed(1)}-${results.instantiation.max.toFixed(1)})`,
+);
+lines.push(`.wasm: ${(results.wasm.raw / 1024).toFixed(1)} KB raw, ${(results.wasm.gzip / 1024).toFixed(1)} KB gzipped`);
+console.log(lines.join("\n"));
+
+mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+const out = new URL("./results/bench.json", import.meta.url);
+writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
+console.log(`wrote ${out.pathname}`);
