@@ -85,11 +85,20 @@ await step("wasm-opt", () => {
   cpSync(join(folder, `${crate}_bg.wasm`), wasmOut);
 });
 
-/** Maps `./wasm.js`, imported by js/*.ts, to the glue of one target. */
+/**
+ * Maps `./wasm.js`, imported by js/*.ts, to the glue of one target. The nodejs
+ * glue requires its snippets (`inline_js`) as require(String.raw`...`), which
+ * esbuild does not follow; as plain string requires they are bundled.
+ */
 const wasmGlue = (file) => ({
   name: "wasm-glue",
   setup(build) {
     build.onResolve({ filter: /^\.\/wasm\.js$/ }, () => ({ path: file }));
+    build.onLoad({ filter: /kram_compaction\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, "utf8").replace(/require\(String\.raw`([^`]*)`\)/g, 'require("$1")'),
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
   },
 });
 

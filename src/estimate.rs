@@ -156,9 +156,10 @@ enum Script {
     Symbol,
 }
 
-fn script(c: char) -> Script {
-    match c as u32 {
-        0x00C0..=0x024F | 0x1E00..=0x1EFF if c.is_alphabetic() => Script::Latin,
+fn script(code: u32) -> Script {
+    let alphabetic = || char::from_u32(code).is_some_and(char::is_alphabetic);
+    match code {
+        0x00C0..=0x024F | 0x1E00..=0x1EFF if alphabetic() => Script::Latin,
         0x0400..=0x052F => Script::Cyrillic,
         0x0300..=0x036F => Script::Latin, // combining accents
         0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => Script::Kana,
@@ -167,32 +168,75 @@ fn script(c: char) -> Script {
         0x0E00..=0x0E7F => Script::Thai,
         0x3000..=0x303F | 0xFF00..=0xFFEF => Script::CjkPunct,
         0x1F000..=0x1FAFF => Script::Emoji,
-        _ if c.is_whitespace() => Script::Space,
+        _ if char::from_u32(code).is_some_and(char::is_whitespace) => Script::Space,
         // Letters and the marks that combine with them (Arabic, Hebrew and
         // Indic vowel signs).
         0x0590..=0x0DFF => Script::Alphabet,
-        _ if c.is_alphabetic() => Script::Alphabet,
+        _ if alphabetic() => Script::Alphabet,
         _ => Script::Symbol,
     }
 }
 
-/// The character at `i`, which is a character boundary of `text`.
-fn char_at(text: &str, i: usize) -> char {
-    text[i..].chars().next().unwrap_or('\u{FFFD}')
+/// The code point that starts at `i` (a character boundary, so its bytes are
+/// there: `bytes` is UTF-8) and its length in bytes.
+#[inline(always)]
+fn decode(bytes: &[u8], i: usize) -> (u32, usize) {
+    let byte = |k: usize| bytes.get(i + k).map_or(0, |&b| b as u32 & 0x3F);
+    let lead = bytes[i] as u32;
+    if lead < 0x80 {
+        (lead, 1)
+    } else if lead < 0xE0 {
+        (((lead & 0x1F) << 6) | byte(1), 2)
+    } else if lead < 0xF0 {
+        (((lead & 0x0F) << 12) | (byte(1) << 6) | byte(2), 3)
+    } else {
+        let code = ((lead & 0x07) << 18) | (byte(1) << 12) | (byte(2) << 6) | byte(3);
+        (code, 4)
+    }
 }
 
-/// Whether a word of Latin letters goes on at `i`: an ASCII letter, or an
-/// accented Latin one (its UTF-8 length is returned with it).
-fn latin_at(text: &str, i: usize) -> Option<(Byte, usize)> {
-    let byte = BYTES[text.as_bytes()[i] as usize];
-    match byte {
-        Byte::Lower | Byte::Upper => Some((byte, 1)),
-        Byte::NonAscii => {
-            let c = char_at(text, i);
-            (script(c) == Script::Latin).then(|| (Byte::Lower, c.len_utf8()))
-        }
-        _ => None,
+/// Whether an accented Latin letter starts at `i`, and its length.
+fn accented_at(bytes: &[u8], i: usize) -> Option<usize> {
+    if bytes[i] < 0x80 {
+        return None;
     }
+    let (code, width) = decode(bytes, i);
+    (script(code) == Script::Latin).then_some(width)
+}
+
+/// Whether a Latin letter (ASCII or accented) starts at `i`.
+fn latin_at(bytes: &[u8], i: usize) -> bool {
+    matches!(BYTES[bytes[i] as usize], Byte::Lower | Byte::Upper) || accented_at(bytes, i).is_some()
+}
+
+/// The word of Latin letters from `i`: where it ends, its letters, and
+/// whether any is accented. A capital after a small letter starts a new
+/// word (camelCase), as the tokenizer cuts it.
+fn latin_word(bytes: &[u8], mut i: usize) -> (usize, u64, bool) {
+    let mut letters = 0;
+    let mut accented = false;
+    let mut after_small = false;
+    while i < bytes.len() {
+        match BYTES[bytes[i] as usize] {
+            Byte::Lower => after_small = true,
+            Byte::Upper if after_small => break,
+            Byte::Upper => {}
+            Byte::NonAscii => match accented_at(bytes, i) {
+                Some(width) => {
+                    accented = true;
+                    after_small = true;
+                    letters += 1;
+                    i += width;
+                    continue;
+                }
+                None => break,
+            },
+            _ => break,
+        }
+        letters += 1;
+        i += 1;
+    }
+    (i, letters, accented)
 }
 
 fn ascii_word_cost(costs: &Costs, letters: u64, prefixed: bool) -> u64 {
@@ -230,35 +274,10 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
         let kind = BYTES[bytes[i] as usize];
         let (space, punct) = (kind == Byte::Space, kind == Byte::Punct);
         match kind {
-            Byte::Lower | Byte::Upper | Byte::NonAscii if latin_at(text, i).is_some() => {
-                let mut letters = 0u64;
-                let mut accented = false;
-                let mut previous = Byte::Upper;
-                while i < len {
-                    let Some((byte, width)) = latin_at(text, i) else {
-                        break;
-                    };
-                    // camelCase: a capital after a small letter starts a word.
-                    if byte == Byte::Upper && previous == Byte::Lower {
-                        break;
-                    }
-                    accented |= width > 1;
-                    letters += 1;
-                    previous = byte;
-                    i += width;
-                }
-                total += if accented {
-                    costs.accented_base
-                        + letters * costs.accented_letter
-                        + if prefixed { costs.prefix } else { 0 }
-                        + if after_space || prefixed {
-                            0
-                        } else {
-                            costs.no_space
-                        }
-                } else {
-                    ascii_word_cost(costs, letters, prefixed)
-                };
+            Byte::Lower | Byte::Upper => {
+                let (end, letters, accented) = latin_word(bytes, i);
+                i = end;
+                total += word_cost(costs, letters, accented, prefixed, after_space);
             }
             Byte::Digit => {
                 let start = i;
@@ -304,7 +323,7 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
                     i += 1;
                 }
                 let run = (i - start) as u64;
-                if run == 1 && i < len && latin_at(text, i).is_some() {
+                if run == 1 && i < len && latin_at(bytes, i) {
                     prefixed = true;
                     after_space = false;
                     after_punct = false;
@@ -317,21 +336,26 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
                 };
                 total += costs.punct + run.saturating_sub(2) * slope;
             }
-            Byte::Lower | Byte::Upper | Byte::NonAscii => {
-                let c = char_at(text, i);
-                let kind = script(c);
+            Byte::NonAscii => {
+                let (code, width) = decode(bytes, i);
+                let kind = script(code);
                 let start = i;
-                i += c.len_utf8();
+                i += width;
                 match kind {
+                    Script::Latin => {
+                        let (end, letters, _) = latin_word(bytes, start);
+                        i = end;
+                        total += word_cost(costs, letters, true, prefixed, after_space);
+                    }
                     Script::Cyrillic | Script::Alphabet | Script::Hangul => {
                         let mut letters = 1;
                         while i < len && bytes[i] >= 0x80 {
-                            let next = char_at(text, i);
+                            let (next, width) = decode(bytes, i);
                             if script(next) != kind {
                                 break;
                             }
                             letters += 1;
-                            i += next.len_utf8();
+                            i += width;
                         }
                         let (base, letter) = match kind {
                             Script::Cyrillic => (costs.cyrillic_base, costs.cyrillic_letter),
@@ -348,8 +372,9 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
                     Script::CjkPunct => total += costs.cjk_punct,
                     Script::Emoji => total += costs.emoji,
                     Script::Space => total += costs.other_space,
-                    Script::Latin | Script::Symbol => {
-                        let repeated = text[..start].ends_with(c);
+                    Script::Symbol => {
+                        let repeated =
+                            text[..start].ends_with(char::from_u32(code).unwrap_or('\u{FFFD}'));
                         total += if repeated {
                             costs.repeat_symbol
                         } else {
@@ -364,6 +389,27 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
         prefixed = false;
     }
     total
+}
+
+/// What a word of Latin letters costs.
+fn word_cost(
+    costs: &Costs,
+    letters: u64,
+    accented: bool,
+    prefixed: bool,
+    after_space: bool,
+) -> u64 {
+    if !accented {
+        return ascii_word_cost(costs, letters, prefixed);
+    }
+    costs.accented_base
+        + letters * costs.accented_letter
+        + if prefixed { costs.prefix } else { 0 }
+        + if after_space || prefixed {
+            0
+        } else {
+            costs.no_space
+        }
 }
 
 /// The estimate of one text in whole tokens, rounded up.

@@ -59,7 +59,7 @@ impl Node for JsNode {
     }
 
     fn text(&self) -> Option<Cow<'_, str>> {
-        self.0.as_string().map(Cow::Owned)
+        super::strings::read_string(&self.0).map(Cow::Owned)
     }
 
     fn array_len(&self) -> Option<usize> {

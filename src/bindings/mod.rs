@@ -6,6 +6,7 @@ mod convert;
 mod describe;
 mod history;
 mod js;
+mod strings;
 mod types;
 
 use wasm_bindgen::prelude::*;

@@ -25,6 +25,7 @@ const SAFE = [
   [/^const ret = arg1\.stack;/, "the panic hook reads the stack of an Error it just made"],
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (arg0|v0); return ret; \}/, "a cast: returns its argument"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
+  [/^const ret = wasm\d?\.memory; return ret; \}/, "returns the module's own memory (src/bindings/strings.rs encodes strings into it)"],
 ];
 
 function imports(file) {
