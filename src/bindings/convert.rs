@@ -51,7 +51,7 @@ impl Node for JsNode {
         if !self.0.is_object() {
             return Ok(None);
         }
-        match Reflect::get(&self.0, &JsValue::from_str(wasm_bindgen::intern(key))) {
+        match js::get(&self.0, &JsValue::from_str(wasm_bindgen::intern(key))) {
             Ok(value) if value.is_undefined() => Ok(None),
             Ok(value) => Ok(Some(JsNode(value))),
             Err(thrown) => Err(describe_thrown(&thrown)),
@@ -70,7 +70,7 @@ impl Node for JsNode {
     }
 
     fn item(&self, index: usize) -> Result<Self, String> {
-        Reflect::get_u32(&self.0, index as u32)
+        js::get_index(&self.0, index as u32)
             .map(JsNode)
             .map_err(|thrown| describe_thrown(&thrown))
     }
@@ -97,7 +97,7 @@ fn describe_thrown(thrown: &JsValue) -> String {
     if thrown.is_instance_of::<js_sys::Error>() {
         // Read through Reflect: a hostile error's `message` may be a throwing
         // getter or not a string.
-        return match Reflect::get(thrown, &"message".into()).map(|m| m.as_string()) {
+        return match js::get(thrown, &"message".into()).map(|m| m.as_string()) {
             Ok(Some(message)) => format!("it threw {message}"),
             _ => "it threw an Error without a readable message".to_string(),
         };
@@ -119,8 +119,7 @@ pub fn to_js_error(error: InputError) -> JsValue {
 /// A JS array's `length`, read through `Reflect` (a Proxy's trap may throw or
 /// lie): a whole number up to 2^32 - 1, or what went wrong, in words.
 fn array_length(value: &JsValue) -> Result<u32, String> {
-    let length =
-        Reflect::get(value, &"length".into()).map_err(|thrown| describe_thrown(&thrown))?;
+    let length = js::get(value, &"length".into()).map_err(|thrown| describe_thrown(&thrown))?;
     match length.as_f64() {
         Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as u32),
         _ => Err(format!("it is {}", JsNode(length).kind().describe())),
@@ -142,7 +141,7 @@ pub fn read_array(value: &JsValue, argument: &str) -> Result<Vec<JsNode>, JsValu
         .map_err(|why| type_error(format!("{argument}.length could not be read: {why}")))?;
     let mut nodes = Vec::new();
     for index in 0..length {
-        let element = Reflect::get_u32(value, index).map_err(|thrown| {
+        let element = js::get_index(value, index).map_err(|thrown| {
             type_error(format!(
                 "{argument}[{index}] could not be read: {}",
                 describe_thrown(&thrown)
@@ -267,7 +266,7 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
         let length = array_length(value)?;
         let copy = Array::new_with_length(length);
         for index in 0..length {
-            copy.set(index, Reflect::get_u32(value, index).map_err(thrown)?);
+            copy.set(index, js::get_index(value, index).map_err(thrown)?);
         }
         return Ok(copy.into());
     }
@@ -275,11 +274,11 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
     for key in js::own_keys(value).map_err(thrown)?.iter() {
         let own = js::own_property(value, &key).map_err(thrown)?;
         let enumerable = own.is_object()
-            && Reflect::get(&own, &"enumerable".into())
+            && js::get(&own, &"enumerable".into())
                 .map_err(thrown)?
                 .is_truthy();
         if enumerable {
-            let field = Reflect::get(value, &key).map_err(thrown)?;
+            let field = js::get(value, &key).map_err(thrown)?;
             define_data(&copy, &key, field).map_err(thrown)?;
         }
     }
@@ -320,7 +319,7 @@ fn replace_at(
     let new_child = if rest.is_empty() {
         replacement
     } else {
-        let child = Reflect::get(&copy, &key).map_err(|thrown| (1, describe_thrown(&thrown)))?;
+        let child = js::get(&copy, &key).map_err(|thrown| (1, describe_thrown(&thrown)))?;
         replace_at(&child, rest, replacement).map_err(|(depth, why)| (depth + 1, why))?
     };
     define_data(&copy, &key, new_child).map_err(|thrown| (0, describe_thrown(&thrown)))?;

@@ -1,7 +1,11 @@
-//! The JS built-ins the bindings call on the caller's values, every one a
-//! `catch` import: a Proxy trap, a getter or a revoked Proxy can make any of
-//! them throw, and an exception that unwinds through Rust frames skips their
-//! clean-up (tests/js/boundary.test.mjs checks the glue for unguarded calls).
+//! The JS built-ins the bindings call on the caller's values. A Proxy trap, a
+//! getter or a revoked Proxy can make any of them throw, and an exception that
+//! unwinds through Rust frames skips their clean-up, so none may propagate
+//! (tests/js/boundary.test.mjs checks the glue for unguarded calls). Calls
+//! that answer a boolean are `catch` imports; calls that answer a JS value go
+//! through `guarded.js`, because a `catch` import returning a value loses a
+//! slot of the reference table on each exception. Use these, not js-sys's
+//! `Reflect::get` and friends, on anything a caller handed in.
 
 use wasm_bindgen::prelude::*;
 
@@ -10,24 +14,68 @@ extern "C" {
     /// `Array.isArray`: throws on a revoked Proxy.
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     pub fn is_array(value: &JsValue) -> Result<bool, JsValue>;
+}
 
-    /// `Object.keys`: runs a Proxy's `ownKeys` and `getOwnPropertyDescriptor` traps.
-    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
-    pub fn object_keys(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+#[wasm_bindgen(module = "/src/bindings/guarded.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = get)]
+    fn guarded_get(target: &JsValue, key: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = ownKeys)]
+    fn guarded_own_keys(value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = ownProperty)]
+    fn guarded_own_property(value: &JsValue, key: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = prototypeOf)]
+    fn guarded_prototype_of(value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = keys)]
+    fn guarded_keys(value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = create)]
+    fn guarded_create(prototype: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = tookThrow)]
+    fn took_throw() -> bool;
+    #[wasm_bindgen(js_name = takeThrown)]
+    fn take_thrown() -> JsValue;
+}
 
-    /// `Reflect.ownKeys`: every own key, symbols too; runs a Proxy's `ownKeys` trap.
-    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = ownKeys)]
-    pub fn own_keys(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+/// A failed call answers `undefined`; only then is the flag worth a look.
+fn checked(value: JsValue) -> Result<JsValue, JsValue> {
+    if value.is_undefined() && took_throw() {
+        Err(take_thrown())
+    } else {
+        Ok(value)
+    }
+}
 
-    /// `Reflect.getOwnPropertyDescriptor`: runs a Proxy's trap.
-    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = getOwnPropertyDescriptor)]
-    pub fn own_property(value: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
+/// `Reflect.get`: runs getters and a Proxy's `get` trap.
+pub fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
+    checked(guarded_get(target, key))
+}
 
-    /// `Reflect.getPrototypeOf`: runs a Proxy's trap.
-    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = getPrototypeOf)]
-    pub fn prototype_of(value: &JsValue) -> Result<JsValue, JsValue>;
+/// An element of an array (or anything indexable).
+pub fn get_index(target: &JsValue, index: u32) -> Result<JsValue, JsValue> {
+    get(target, &JsValue::from_f64(index as f64))
+}
 
-    /// `Object.create`: a new object with this prototype (an object or null).
-    #[wasm_bindgen(catch, js_namespace = Object, js_name = create)]
-    pub fn object_create(prototype: &JsValue) -> Result<JsValue, JsValue>;
+/// `Reflect.ownKeys`: every own key, symbols too; runs a Proxy's `ownKeys` trap.
+pub fn own_keys(value: &JsValue) -> Result<js_sys::Array, JsValue> {
+    checked(guarded_own_keys(value)).map(JsCast::unchecked_into)
+}
+
+/// `Reflect.getOwnPropertyDescriptor`: runs a Proxy's trap; `undefined` for none.
+pub fn own_property(value: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
+    checked(guarded_own_property(value, key))
+}
+
+/// `Reflect.getPrototypeOf`: runs a Proxy's trap.
+pub fn prototype_of(value: &JsValue) -> Result<JsValue, JsValue> {
+    checked(guarded_prototype_of(value))
+}
+
+/// `Object.keys`: own enumerable string keys; runs a Proxy's traps.
+pub fn object_keys(value: &JsValue) -> Result<js_sys::Array, JsValue> {
+    checked(guarded_keys(value)).map(JsCast::unchecked_into)
+}
+
+/// `Object.create`: a new object with this prototype (an object or null).
+pub fn object_create(prototype: &JsValue) -> Result<JsValue, JsValue> {
+    checked(guarded_create(prototype))
 }
