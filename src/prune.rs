@@ -116,7 +116,7 @@ pub fn emergency_cut(views: &[MessageView], max_tokens: f64) -> Cut {
         leading,
         keep_from: leading,
     };
-    let closed = closed_before(views);
+    let closed = whole_pairs(views, leading);
     let can_cut = |index: usize| views[index].starts_user_turn && closed[index];
     let leading_tokens: u64 = views[..leading].iter().map(|view| view.tokens).sum();
     let Some(newest_turn) = (leading..views.len()).rev().find(|&index| can_cut(index)) else {
@@ -142,30 +142,39 @@ pub fn emergency_cut(views: &[MessageView], max_tokens: f64) -> Cut {
     }
 }
 
-/// For each index, whether every tool call opened before it is answered
-/// before it too: no message from there on answers an earlier call. An answer
+/// For each index, whether a cut there (dropping `leading..index`) keeps
+/// every tool call with its results: no call dropped whose result is kept, no
+/// call kept (in the leading messages) whose result is dropped. An answer
 /// pairs with the newest call of its id before it; answers with no call are
 /// orphans already and constrain nothing.
-fn closed_before(views: &[MessageView]) -> Vec<bool> {
+fn whole_pairs(views: &[MessageView], leading: usize) -> Vec<bool> {
     let mut opened_at: HashMap<&str, usize> = HashMap::new();
+    // The oldest dropped-able call each message answers.
     let mut oldest_answered = vec![usize::MAX; views.len()];
+    // The first result of a call made in the leading messages.
+    let mut first_leading_result = usize::MAX;
     for (index, view) in views.iter().enumerate() {
         for id in &view.answers {
-            if let Some(&opener) = opened_at.get(id.as_str()) {
+            let Some(&opener) = opened_at.get(id.as_str()) else {
+                continue;
+            };
+            if opener >= leading {
                 oldest_answered[index] = oldest_answered[index].min(opener);
+            } else if index >= leading {
+                first_leading_result = first_leading_result.min(index);
             }
         }
         for id in &view.opens {
             opened_at.insert(id, index);
         }
     }
-    let mut closed = vec![true; views.len()];
+    let mut whole = vec![true; views.len()];
     let mut oldest = usize::MAX;
     for index in (0..views.len()).rev() {
         oldest = oldest.min(oldest_answered[index]);
-        closed[index] = oldest >= index;
+        whole[index] = oldest >= index && index <= first_leading_result;
     }
-    closed
+    whole
 }
 
 #[cfg(test)]

@@ -413,9 +413,12 @@ fn check_emergency(
             "the cut split a tool call from its result"
         );
     }
-    // Where a cut may fall: a user turn's start with no call before it answered after it.
-    let can_cut =
-        |i: usize| views[i].starts_user_turn && !pairs.iter().any(|&(c, r)| c < i && r >= i);
+    // Where a cut may fall: a user turn's start where dropping `leading..i`
+    // keeps both or neither of each call and its result.
+    let kept_by = |i: usize, x: usize| x < leading || x >= i;
+    let can_cut = |i: usize| {
+        views[i].starts_user_turn && pairs.iter().all(|&(c, r)| kept_by(i, c) == kept_by(i, r))
+    };
     let newest_cut = (leading..len).rev().find(|&i| can_cut(i));
     let output = materialize(messages, outputs, DEFAULT_PLACEHOLDER);
     let refs: Vec<&Value> = output.iter().collect();

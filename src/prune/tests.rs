@@ -196,3 +196,25 @@ fn a_tool_message_without_content_has_no_payload_to_clear() {
     assert_eq!(plan[2], Output::Keep(2));
     assert!(matches!(plan[4], Output::Edited { .. }));
 }
+
+#[test]
+fn the_emergency_cut_keeps_the_results_of_calls_in_the_leading_messages() {
+    // Found by the fuzzer: an unknown role is system-like, so a message of one
+    // with tool calls is among the leading messages, which always stay.
+    let mut opener = call("c1");
+    opener["role"] = json!("planner");
+    let input = vec![
+        opener,
+        result("c1", 400),
+        user("first"),
+        json!({ "role": "assistant", "content": "a" }),
+        user("newest"),
+    ];
+    let plan = api::emergency_prune(&refs(&input), 1.0, None).unwrap();
+    let kept: Vec<usize> = plan.iter().map(Output::index).collect();
+    assert_eq!(
+        kept,
+        vec![0, 1, 2, 3, 4],
+        "no cut keeps the call without its result"
+    );
+}
