@@ -9,10 +9,12 @@ pub mod error;
 pub mod estimate;
 pub mod formats;
 pub mod history;
+pub mod json;
 pub mod node;
 pub mod number;
 pub mod plan;
 pub mod prune;
+pub mod summary;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]

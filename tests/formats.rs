@@ -13,18 +13,8 @@ use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 use kram_compaction::view::MessageView;
 use serde_json::{json, Value};
 
-fn fixture(format: Format) -> Vec<Value> {
-    let path = format!(
-        "{}/tests/fixtures/{}.json",
-        env!("CARGO_MANIFEST_DIR"),
-        format.name()
-    );
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn refs(values: &[Value]) -> Vec<&Value> {
-    values.iter().collect()
-}
+mod common;
+use common::{fixture, refs};
 
 fn views(messages: &[Value], forced: Option<Format>) -> (Format, Vec<MessageView>) {
     read_history(&refs(messages), forced, "messages", DEFAULT_PLACEHOLDER).unwrap()

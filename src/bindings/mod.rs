@@ -11,6 +11,11 @@ mod types;
 
 use wasm_bindgen::prelude::*;
 
+/// Talc instead of Rust's default dlmalloc: about 6.7 KB less WebAssembly
+/// (2.5 KB gzipped), which the size budget needs.
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// Runs once when the module is instantiated: a Rust panic then reaches the
 /// console with its message instead of a bare "unreachable".
 #[wasm_bindgen(start)]

@@ -9,8 +9,8 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     content_blocks, first_text, has_chat_fields, is_marker, json_text, output_text, part_type,
-    parts, parts_fit, role_of, string_field, tagged, text_milli, tool_call_block, type_name,
-    untagged, untyped_role, ATTACHMENT_MILLI,
+    parts, parts_fit, role_of, string_field, text_milli, tool_call_block, type_name, untagged,
+    untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
 use crate::node::{Kind, Node};
@@ -190,8 +190,8 @@ fn output<N: Node>(
 /// The marker: a user message of one text part holding the tagged summary.
 /// A user message because AI SDK 6 warns about, and 7 refuses, system
 /// messages inside `messages`.
-pub fn marker(text: &str) -> serde_json::Value {
-    serde_json::json!({ "role": "user", "content": [{ "type": "text", "text": tagged(text) }] })
+pub fn marker(text: &str) -> crate::json::Json {
+    crate::formats::shared::tagged_user_message("text", text)
 }
 
 /// The content blocks of a message, for the transcript. Call `view` first.

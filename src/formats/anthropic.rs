@@ -10,7 +10,7 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     content_blocks, first_text, has_chat_fields, is_marker, output_text, part_type, parts,
-    parts_fit, role_of, string_field, tagged, text_milli, tool_call_block, untagged, untyped_role,
+    parts_fit, role_of, string_field, text_milli, tool_call_block, untagged, untyped_role,
     ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
@@ -166,8 +166,8 @@ fn tool_result<N: Node>(
 /// The list has no system role and the API refuses unknown fields; a user
 /// message is accepted as sent, and the API joins it with the user message
 /// that follows it.
-pub fn marker(text: &str) -> serde_json::Value {
-    serde_json::json!({ "role": "user", "content": [{ "type": "text", "text": tagged(text) }] })
+pub fn marker(text: &str) -> crate::json::Json {
+    crate::formats::shared::tagged_user_message("text", text)
 }
 
 /// The content blocks of a message, for the transcript. Call `view` first.

@@ -93,6 +93,11 @@ impl Format {
 
     /// A compaction marker holding `text`, as a message of this format.
     pub fn marker(self, text: &str) -> serde_json::Value {
+        self.marker_json(text).to_value()
+    }
+
+    /// The marker as the package's own JSON tree, for the bindings.
+    pub fn marker_json(self, text: &str) -> crate::json::Json {
         match self {
             Format::OpenAiChat => openai_chat::marker(text),
             Format::AiSdk => ai_sdk::marker(text),

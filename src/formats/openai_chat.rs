@@ -155,8 +155,12 @@ fn parts_milli<N: Node>(parts: &N, at: &At) -> Result<u64, InputError> {
 }
 
 /// The marker: a system message named with the marker name.
-pub fn marker(text: &str) -> serde_json::Value {
-    serde_json::json!({ "role": "system", "name": COMPACTION_MARKER_NAME, "content": text })
+pub fn marker(text: &str) -> crate::json::Json {
+    crate::json::object([
+        ("role", "system".into()),
+        ("name", COMPACTION_MARKER_NAME.into()),
+        ("content", text.into()),
+    ])
 }
 
 /// The content blocks of a message, for the transcript. Call `view` first:

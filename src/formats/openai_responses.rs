@@ -205,12 +205,18 @@ fn reasoning_milli<N: Node>(item: &N, at: &At) -> Result<u64, InputError> {
 
 /// The marker: a user message item of one `input_text` part holding the
 /// tagged summary. The API refuses unknown fields, so the tag is the mark.
-pub fn marker(text: &str) -> serde_json::Value {
-    serde_json::json!({
-        "type": "message",
-        "role": "user",
-        "content": [{ "type": "input_text", "text": tagged(text) }],
-    })
+pub fn marker(text: &str) -> crate::json::Json {
+    crate::json::object([
+        ("type", "message".into()),
+        ("role", "user".into()),
+        (
+            "content",
+            crate::json::Json::Arr(vec![crate::json::object([
+                ("type", "input_text".into()),
+                ("text", tagged(text).into()),
+            ])]),
+        ),
+    ])
 }
 
 /// The content blocks of an item, for the transcript. Call `view` first.

@@ -23,6 +23,14 @@ pub fn tagged(text: &str) -> String {
     format!("{MARKER_OPEN}\n{text}\n{MARKER_CLOSE}")
 }
 
+/// A user message of one text part of this `type` holding the tagged
+/// summary: the marker of the formats without a place for a name.
+pub fn tagged_user_message(part_type: &'static str, text: &str) -> crate::json::Json {
+    use crate::json::{object, Json};
+    let part = object([("type", part_type.into()), ("text", tagged(text).into())]);
+    object([("role", "user".into()), ("content", Json::Arr(vec![part]))])
+}
+
 /// The summary inside a tagged text; any other text as it is.
 pub fn untagged(text: &str) -> &str {
     match text.strip_prefix(MARKER_OPEN) {

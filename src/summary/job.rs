@@ -1,0 +1,218 @@
+//! One compaction from start to end: the plan (chunks of transcript), the
+//! next request, each reply taken in turn as the next chunk's prior summary,
+//! and the marker at the end.
+
+use crate::error::InputError;
+use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::{read_history, At, Format};
+use crate::history::{total_tokens, COMPACTION_MARKER_NAME};
+use crate::json::Json;
+use crate::node::Node;
+use crate::prune::DEFAULT_PLACEHOLDER;
+use crate::summary::text::cut_at_line;
+use crate::summary::transcript::{Entry, Renderer};
+use crate::summary::{chunk, frame, prompt, reply, SummaryOptions, MIN_TRANSCRIPT_TOKENS};
+
+#[derive(Clone, Debug)]
+pub struct Job {
+    model: String,
+    format: Format,
+    options: SummaryOptions,
+    system: String,
+    /// The transcript text of each chunk, oldest first.
+    chunks: Vec<String>,
+    next: usize,
+    /// The summary so far: the marker's at the start, then each reply's.
+    prior: Option<String>,
+    /// Whether the newest summary was cut to `max_summary_tokens`.
+    cut: bool,
+    /// The estimate of what the marker replaces.
+    source_tokens: u64,
+}
+
+impl Job {
+    /// Reads and checks `effective`, then plans the chunks. Summarising starts
+    /// at the newest marker: its summary is the prior to update, and whatever
+    /// came before it is already in that summary.
+    pub fn new<N: Node>(
+        effective: &[N],
+        model: &str,
+        options: SummaryOptions,
+        format: Option<Format>,
+    ) -> Result<Job, InputError> {
+        if model.trim().is_empty() {
+            return Err(InputError::type_error(
+                "model must be a non-empty string, got an empty string",
+            ));
+        }
+        let (format, views) = read_history(effective, format, "effective", DEFAULT_PLACEHOLDER)?;
+        let at = |index| At {
+            argument: "effective",
+            index,
+            placeholder: DEFAULT_PLACEHOLDER,
+        };
+        let marker = views.iter().rposition(|view| view.is_marker);
+        let start = marker.map_or(0, |m| m + 1);
+        if start >= effective.len() {
+            return Err(InputError::range_error(match marker {
+                Some(_) => "effective has no messages after its newest compaction marker: there is nothing new to summarise",
+                None => "effective is empty: there is nothing to summarise",
+            }));
+        }
+
+        let system = prompt::system_prompt(options.max_summary_tokens);
+        let prior = match marker {
+            Some(m) => {
+                let content = format.content(&effective[m], &at(m))?;
+                let text = text_of(&content);
+                let prior = prompt::prior_text(frame::summary_of(&text));
+                Some(
+                    cut_at_line(&prior, options.max_summary_tokens)
+                        .0
+                        .into_owned(),
+                )
+            }
+            None => None,
+        };
+
+        // Every request: two messages, the system prompt, the fixed text of
+        // the user message, the prior, and the transcript's entries.
+        let request_milli = options
+            .max_input_tokens
+            .saturating_sub(2 * MESSAGE_OVERHEAD + estimate::text_tokens(&system) + 1)
+            * 1_000;
+        let prior_milli = prior.as_deref().map(estimate::text_milli_tokens);
+        let first_budget = request_milli.saturating_sub(prompt::fixed_user_milli(prior_milli));
+        let budget = request_milli
+            .saturating_sub(prompt::fixed_user_milli(Some(
+                options.max_summary_tokens * 1_000,
+            )))
+            .min(first_budget);
+        if budget < MIN_TRANSCRIPT_TOKENS * 1_000 {
+            let needed =
+                options.max_input_tokens + (MIN_TRANSCRIPT_TOKENS * 1_000 - budget).div_ceil(1_000);
+            return Err(InputError::range_error(format!(
+                "options.maxInputTokens ({}) leaves too little room for the transcript next to a summary of \
+                 options.maxSummaryTokens ({}): it must be at least {needed}",
+                options.max_input_tokens, options.max_summary_tokens
+            )));
+        }
+
+        let mut renderer = Renderer::new(options.tool_output_chars);
+        let entries = (start..effective.len())
+            .map(|index| {
+                let content = format.content(&effective[index], &at(index))?;
+                let mut entry = renderer.entry(&content, index + 1, views[index].starts_user_turn);
+                entry.fit(budget);
+                Ok(entry)
+            })
+            .collect::<Result<Vec<_>, InputError>>()?;
+        let milli: Vec<u64> = entries.iter().map(Entry::milli_tokens).collect();
+        let starts: Vec<bool> = entries.iter().map(|entry| entry.starts_turn).collect();
+        let chunks = chunk::plan(&milli, &starts, first_budget, budget)
+            .into_iter()
+            .map(|range| entries[range].iter().map(Entry::text).collect())
+            .collect();
+
+        Ok(Job {
+            model: model.to_string(),
+            format,
+            options,
+            system,
+            chunks,
+            next: 0,
+            prior,
+            cut: false,
+            source_tokens: total_tokens(&views[marker.unwrap_or(0)..]),
+        })
+    }
+
+    /// How many requests the job makes.
+    pub fn total(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// How many replies have been taken.
+    pub fn done(&self) -> usize {
+        self.next
+    }
+
+    /// The next request, `None` once every chunk is summarised.
+    pub fn request(&self) -> Option<Json> {
+        let transcript = self.chunks.get(self.next)?;
+        let user = prompt::user_message(self.prior.as_deref(), transcript);
+        debug_assert!(
+            prompt::request_tokens(&self.system, &user) <= self.options.max_input_tokens,
+            "a request is over maxInputTokens"
+        );
+        Some(prompt::request(
+            &self.model,
+            &self.system,
+            &user,
+            self.options.max_summary_tokens,
+        ))
+    }
+
+    /// Takes the reply to the current request: its summary becomes the prior
+    /// of the next one. An unusable reply is described in the error.
+    pub fn accept<N: Node>(&mut self, reply: &N) -> Result<(), String> {
+        if self.next >= self.chunks.len() {
+            return Err("every chunk is already summarised".into());
+        }
+        let text = reply::reply_text(reply)?;
+        if text.trim().is_empty() {
+            return Err(if text.is_empty() {
+                "the gateway returned an empty summary".into()
+            } else {
+                "the gateway returned a summary of only whitespace".into()
+            });
+        }
+        // Neutralising can lengthen the text, so it comes before the cut.
+        let summary = prompt::prior_text(&text);
+        let (summary, cut) = cut_at_line(&summary, self.options.max_summary_tokens);
+        self.prior = Some(summary.into_owned());
+        self.cut = cut;
+        self.next += 1;
+        Ok(())
+    }
+
+    /// The marker, once every chunk is summarised, in the history's format.
+    /// A marker not smaller than what it replaces would not help, and is
+    /// refused.
+    pub fn finish(&self) -> Result<Json, String> {
+        let summary = match &self.prior {
+            Some(summary) if self.next == self.chunks.len() => summary,
+            _ => return Err("the summary is not finished".into()),
+        };
+        let cut_at = self.cut.then_some(self.options.max_summary_tokens);
+        let text = frame::frame(summary, cut_at);
+        // The estimate of a marker in any format: its text, its name and a
+        // message's overhead (read without a second, JSON-typed copy of the
+        // format readers in the wasm module).
+        let tokens = MESSAGE_OVERHEAD
+            + estimate::text_tokens(&text)
+            + estimate::text_tokens(COMPACTION_MARKER_NAME);
+        let marker = self.format.marker_json(&text);
+        if tokens >= self.source_tokens {
+            return Err(format!(
+                "the summary is not smaller than what it summarises: the marker is estimated at {tokens} \
+                 tokens, the messages it would replace at {}",
+                self.source_tokens
+            ));
+        }
+        Ok(marker)
+    }
+}
+
+/// The text blocks of a message, joined.
+fn text_of(content: &crate::content::Content) -> String {
+    content
+        .blocks
+        .iter()
+        .filter_map(|block| match block {
+            crate::content::Block::Text(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,37 @@
+// Agent-loop histories for tests, in the OpenAI Chat Completions format.
+
+/**
+ * A coding session: a system prompt, then `turns` user turns, each with a
+ * tool call whose output has `outputLines` lines and a closing answer.
+ */
+export function codingSession(turns, { outputLines = 20, tag = "" } = {}) {
+  const messages = [{ role: "system", content: "You are a coding agent." }];
+  for (let turn = 0; turn < turns; turn++) {
+    const id = `call_${tag}${turn}`;
+    messages.push(
+      { role: "user", content: `Step ${turn}${tag}: fix the failing test in src/mod${turn}.rs` },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id, type: "function", function: { name: "run_tests", arguments: `{"path":"src/mod${turn}.rs"}` } }],
+      },
+      { role: "tool", tool_call_id: id, content: `test mod${turn}::case ... FAILED at line ${turn}\n`.repeat(outputLines) },
+      { role: "assistant", content: `Fixed src/mod${turn}.rs${tag}.` },
+    );
+  }
+  return messages;
+}
+
+/** Freezes a value and everything in it, so any mutation throws. */
+export function deepFreeze(value) {
+  if (value && typeof value === "object") {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The `--- message N: role ---` numbers of a transcript, in order. */
+export function messageNumbers(text) {
+  return [...text.matchAll(/^--- message (\d+): /gm)].map((m) => Number(m[1]));
+}
