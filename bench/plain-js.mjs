@@ -105,19 +105,18 @@ export function textMilli(s) {
       if (!afterPunct) total += C.newline;
     } else if (punct) {
       const start = i;
-      let repeated = true;
+      let extra = 0;
       while (i < n && isPunct(s.charCodeAt(i))) {
-        repeated &&= s.charCodeAt(i) === c;
+        if (i - start >= 2) extra += s.charCodeAt(i) === s.charCodeAt(i - 1) ? C.repeatSlope : C.punctSlope;
         i++;
       }
-      const run = i - start;
-      if (run === 1 && i < n && latin(s, i)) {
+      if (i - start === 1 && i < n && latin(s, i)) {
         prefixed = true;
         afterSpace = false;
         afterPunct = false;
         continue;
       }
-      total += C.punct + Math.max(0, run - 2) * (repeated ? C.repeatSlope : C.punctSlope);
+      total += C.punct + extra;
     } else {
       const code = codeAt(s, i);
       const kind = script(code, String.fromCodePoint(code));

@@ -18,8 +18,8 @@
 //!   Hebrew, Indic, ...) 0.185 + 0.405 a letter; each 0.63 more when no
 //!   space comes before it;
 //! - a group of up to three digits costs 1;
-//! - a run of punctuation costs 1, plus 0.21 a character past the 2nd (0.1
-//!   when it repeats one character, as in `-----`);
+//! - a run of punctuation costs 1, plus 0.21 for each character past the
+//!   2nd (0.1 when it repeats the one before it, as in `-----`);
 //! - a single space before a word or punctuation is free (it joins it); a
 //!   space before a digit costs 1, a run of spaces or tabs 1 (2 before a
 //!   digit); spaces before a line break join it;
@@ -258,9 +258,57 @@ pub fn text_milli_tokens(text: &str) -> u64 {
     text_milli_tokens_with(text, &COSTS)
 }
 
+/// The state machine of `COSTS` for ASCII text, built at compile time.
+static ASCII: ascii::Table = ascii::Table::new(&COSTS);
+
 /// The estimate of one text under other costs (for tuning them).
-#[inline]
+///
+/// The text is cut after its runs of line breaks, where the rule starts
+/// afresh: the ASCII stretches go through the state machine of `ascii`, each
+/// line with other characters through `scan`. Both follow the same rule, so
+/// the sum is `scan` of the whole text.
 pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
+    let built;
+    let table = if *costs == COSTS {
+        &ASCII
+    } else {
+        built = ascii::Table::new(costs);
+        &built
+    };
+    let bytes = text.as_bytes();
+    let mut total = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let Some(other) = bytes[at..].iter().position(|&b| b >= 0x80) else {
+            return total + ascii::scan(&bytes[at..], table);
+        };
+        let other = at + other;
+        // The line of that character starts after the line break before it.
+        let line = bytes[at..other]
+            .iter()
+            .rposition(|&b| matches!(b, b'\n' | b'\r'))
+            .map_or(at, |i| at + i + 1);
+        total += ascii::scan(&bytes[at..line], table);
+        // It ends after the run of line breaks that follows it.
+        let mut end = bytes[other..]
+            .iter()
+            .position(|&b| matches!(b, b'\n' | b'\r'))
+            .map_or(bytes.len(), |i| other + i);
+        let mut i = end;
+        while i < bytes.len() && matches!(bytes[i], b'\n' | b'\r' | b' ' | b'\t') {
+            if matches!(bytes[i], b'\n' | b'\r') {
+                end = i + 1;
+            }
+            i += 1;
+        }
+        total += scan(&text[line..end], costs);
+        at = end;
+    }
+    total
+}
+
+/// The rule over any text, one piece at a time.
+fn scan(text: &str, costs: &Costs) -> u64 {
     let bytes = text.as_bytes();
     let len = bytes.len();
     let mut total: u64 = 0;
@@ -316,25 +364,26 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
             }
             Byte::Punct => {
                 let start = i;
-                let first = bytes[i];
-                let mut repeated = true;
+                // Past the 2nd character, one that repeats the character
+                // before it (`-----`) costs less than a new one.
+                let mut extra = 0;
                 while i < len && BYTES[bytes[i] as usize] == Byte::Punct {
-                    repeated &= bytes[i] == first;
+                    if i - start >= 2 {
+                        extra += if bytes[i] == bytes[i - 1] {
+                            costs.repeat_slope
+                        } else {
+                            costs.punct_slope
+                        };
+                    }
                     i += 1;
                 }
-                let run = (i - start) as u64;
-                if run == 1 && i < len && latin_at(bytes, i) {
+                if i - start == 1 && i < len && latin_at(bytes, i) {
                     prefixed = true;
                     after_space = false;
                     after_punct = false;
                     continue;
                 }
-                let slope = if repeated {
-                    costs.repeat_slope
-                } else {
-                    costs.punct_slope
-                };
-                total += costs.punct + run.saturating_sub(2) * slope;
+                total += costs.punct + extra;
             }
             Byte::NonAscii => {
                 let (code, width) = decode(bytes, i);
@@ -421,6 +470,8 @@ pub fn text_tokens(text: &str) -> u64 {
 pub fn milli_to_tokens(milli: u64) -> u64 {
     milli.div_ceil(MILLI)
 }
+
+mod ascii;
 
 #[cfg(test)]
 mod tests;

@@ -92,3 +92,45 @@ fn any_text_is_estimated_without_panicking() {
         prop_assert_eq!(estimate == 0, text.is_empty());
     });
 }
+
+#[test]
+fn the_state_machine_follows_the_rule_of_the_general_scan() {
+    use proptest::prelude::*;
+    // Mostly ASCII, with the characters that change the state machine's
+    // choices, and now and then a non-ASCII one.
+    let piece = prop::sample::select(vec![
+        "a",
+        "Z",
+        "ab",
+        "Word",
+        "camelCase",
+        "HTTPServer",
+        "internationalization",
+        "7",
+        "2026",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\n  \n",
+        ".",
+        "..",
+        "--",
+        "==-=",
+        "(",
+        "_",
+        ";",
+        "é",
+        "中",
+        "—",
+        "привет",
+    ]);
+    proptest!(|(pieces in prop::collection::vec(piece, 0..40))| {
+        let text: String = pieces.concat();
+        prop_assert_eq!(text_milli_tokens(&text), scan(&text, &COSTS), "{:?}", text);
+    });
+    proptest!(|(text in "[ -~\n\t]{0,64}")| {
+        prop_assert_eq!(text_milli_tokens(&text), scan(&text, &COSTS), "{:?}", text);
+    });
+}
