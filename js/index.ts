@@ -18,6 +18,7 @@ export type {
   ResponsesPart,
   FormatOptions,
   PruneOptions,
+  SummaryOptions,
   MessageBlock,
   MessageInfo,
   HistoryDescription,
@@ -65,5 +66,11 @@ export const COMPACTION_MARKER_NAME: string = wasm.compactionMarkerName();
 
 /** The token budget the history functions use when none is given. */
 export const DEFAULT_MAX_TOKENS: number = wasm.defaultMaxTokens();
+
+export { compact } from "./compact.js";
+export type { AbortSignalLike, CompactOptions, Gateway, GatewayReply, SummaryRequest } from "./compact.js";
+export { CompactionError } from "./errors.js";
+export { anthropicGateway, openAIChatGateway } from "./gateways.js";
+export type { AnthropicGatewayOptions, Fetch, OpenAIChatGatewayOptions } from "./gateways.js";
 
 export { VERSION } from "./version.js";

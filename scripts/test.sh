@@ -18,7 +18,7 @@ suite "node --test" node --test --test-reporter=spec tests/js/
 # then reads as local files, where its types' "./x.js" imports need it; an
 # installed package needs no flag (tests/js/packaging.test.mjs proves that).
 suite "deno test" env DENO_DIR="$PWD/target/deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \
-  deno test --allow-read --allow-env --unstable-sloppy-imports tests/deno/
+  deno test --allow-read --allow-env --allow-net=127.0.0.1 --unstable-sloppy-imports tests/deno/
 suite "tsc types" tsc -p tests/types/tsconfig.json
 suite "tsc SDK types" tsc -p tests/types/sdk/tsconfig.json
 # A minute of libFuzzer over every fuzz target (fuzz/, its own workspace).

@@ -12,6 +12,7 @@ pub mod history;
 pub mod json;
 pub mod node;
 pub mod number;
+pub mod options;
 pub mod plan;
 pub mod prune;
 pub mod summary;

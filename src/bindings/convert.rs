@@ -11,6 +11,7 @@ use super::js;
 
 use crate::error::{ErrorKind, InputError};
 use crate::formats::Format;
+use crate::json::Json;
 use crate::node::{Kind, Node};
 use crate::plan::Output;
 use crate::view::{PathStep, Replacement};
@@ -329,4 +330,20 @@ fn replace_at(
 /// The `format` of a history function's last, optional `options` argument.
 pub fn read_format_option(options: JsValue) -> Result<Option<Format>, JsValue> {
     read_format(&read_options(options, "options")?, "options")
+}
+
+/// A JSON tree the package built (a request, a marker) as a plain JS value.
+pub fn json_to_js(json: &Json) -> JsValue {
+    match json {
+        Json::Str(text) => JsValue::from_str(text),
+        Json::Int(n) => JsValue::from_f64(*n as f64),
+        Json::Arr(items) => items.iter().map(json_to_js).collect::<Array>().into(),
+        Json::Obj(fields) => {
+            let object = Object::new();
+            for (key, value) in fields {
+                let _ = Reflect::set(&object, &JsValue::from_str(key), &json_to_js(value));
+            }
+            object.into()
+        }
+    }
 }

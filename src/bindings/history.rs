@@ -8,6 +8,7 @@ use crate::api;
 use crate::error::InputError;
 use crate::history::{COMPACTION_MARKER_NAME, DEFAULT_MAX_TOKENS};
 use crate::node::{Kind, Node};
+use crate::options::{count_option, number_option};
 use crate::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 
 /// The `name` that tags a system message as a compaction summary.
@@ -142,13 +143,7 @@ pub fn emergency_prune(
 fn read_prune_options(options: &JsNode) -> Result<(PruneOptions, JsValue), InputError> {
     let mut result = PruneOptions::default();
     let mut placeholder = JsValue::from_str(DEFAULT_PLACEHOLDER);
-    if let Some(turns) = number_option(options, "protectTurns")? {
-        if turns.fract() != 0.0 {
-            return Err(InputError::range_error(format!(
-                "options.protectTurns must be a whole number, got {}",
-                crate::error::js_number(turns)
-            )));
-        }
+    if let Some(turns) = count_option(options, "protectTurns")? {
         result.protect_turns = turns as usize;
     }
     if let Some(tokens) = number_option(options, "protectTokens")? {
@@ -178,24 +173,6 @@ fn read_prune_options(options: &JsNode) -> Result<(PruneOptions, JsValue), Input
         },
     }
     Ok((result, placeholder))
-}
-
-/// A non-negative finite number option, named `options.KEY` in errors.
-fn number_option(options: &JsNode, key: &str) -> Result<Option<f64>, InputError> {
-    let name = format!("options.{key}");
-    match options.field(key) {
-        Err(thrown) => Err(InputError::type_error(format!(
-            "{name} could not be read: {thrown}"
-        ))),
-        Ok(None) => Ok(None),
-        Ok(Some(value)) if value.kind() == Kind::Number => {
-            crate::error::check_non_negative(value.number().unwrap_or(f64::NAN), &name).map(Some)
-        }
-        Ok(Some(value)) => Err(InputError::type_error(format!(
-            "{name} must be a number, got {}",
-            value.kind().describe()
-        ))),
-    }
 }
 
 /// `maxTokens`: absent means the default; anything but a number is a

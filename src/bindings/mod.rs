@@ -2,6 +2,7 @@
 //! core's `Node` trait, calls the core, and turns its answers back into JS
 //! values and its errors into `TypeError`s and `RangeError`s.
 
+mod compact;
 mod convert;
 mod describe;
 mod history;

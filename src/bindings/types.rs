@@ -133,6 +133,16 @@ export interface PruneOptions extends FormatOptions {
   /** What a cleared tool result's content becomes. Default "[Old tool result content cleared]". */
   placeholder?: string;
 }
+
+/** The options of `compact` that shape the requests. */
+export interface SummaryOptions extends FormatOptions {
+  /** No request's estimate exceeds this. Default 60,000. */
+  maxInputTokens?: number;
+  /** Sent as `max_tokens`; a longer summary is cut at a line. Default 4,096. */
+  maxSummaryTokens?: number;
+  /** A longer tool output becomes a head-and-tail excerpt of this many characters. Default 2,000. */
+  toolOutputChars?: number;
+}
 "#;
 
 #[wasm_bindgen]
@@ -150,4 +160,7 @@ extern "C" {
 
     #[wasm_bindgen(typescript_type = "PruneOptions")]
     pub type PruneOptionsArg;
+
+    #[wasm_bindgen(typescript_type = "SummaryOptions")]
+    pub type SummaryOptionsArg;
 }

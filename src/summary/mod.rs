@@ -13,7 +13,10 @@ pub mod transcript;
 
 pub use job::Job;
 
+use crate::error::InputError;
 use crate::history::DEFAULT_MAX_TOKENS;
+use crate::node::Node;
+use crate::options::{budget_option, count_option};
 
 /// The summary's length limit, sent as `max_tokens`, when none is given.
 pub const DEFAULT_MAX_SUMMARY_TOKENS: u64 = 4_096;
@@ -39,6 +42,22 @@ impl Default for SummaryOptions {
             max_summary_tokens: DEFAULT_MAX_SUMMARY_TOKENS,
             tool_output_chars: DEFAULT_TOOL_OUTPUT_CHARS,
         }
+    }
+}
+
+impl SummaryOptions {
+    /// Reads `maxInputTokens`, `maxSummaryTokens` and `toolOutputChars` of
+    /// compact's options; the defaults stand for what is absent.
+    pub fn read<N: Node>(options: &N) -> Result<SummaryOptions, InputError> {
+        let defaults = SummaryOptions::default();
+        Ok(SummaryOptions {
+            max_input_tokens: budget_option(options, "maxInputTokens")?
+                .unwrap_or(defaults.max_input_tokens),
+            max_summary_tokens: budget_option(options, "maxSummaryTokens")?
+                .unwrap_or(defaults.max_summary_tokens),
+            tool_output_chars: count_option(options, "toolOutputChars")?
+                .map_or(defaults.tool_output_chars, |n| n as usize),
+        })
     }
 }
 

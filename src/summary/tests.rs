@@ -357,3 +357,38 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn options_are_read_with_defaults_and_named_errors() {
+    let read = |options: Value| SummaryOptions::read(&&options);
+    assert_eq!(read(json!({})).unwrap(), SummaryOptions::default());
+    let options =
+        read(json!({ "maxInputTokens": 9000.7, "maxSummaryTokens": 512, "toolOutputChars": 0 }))
+            .unwrap();
+    assert_eq!(
+        options,
+        SummaryOptions {
+            max_input_tokens: 9000,
+            max_summary_tokens: 512,
+            tool_output_chars: 0
+        }
+    );
+    let zero = read(json!({ "maxInputTokens": 0 })).unwrap_err();
+    assert_eq!(zero.kind, ErrorKind::Range);
+    assert!(
+        zero.message.starts_with("options.maxInputTokens must be"),
+        "{}",
+        zero.message
+    );
+    let text = read(json!({ "maxSummaryTokens": "4096" })).unwrap_err();
+    assert_eq!(text.kind, ErrorKind::Type);
+    assert_eq!(
+        text.message,
+        "options.maxSummaryTokens must be a number, got string"
+    );
+    let fraction = read(json!({ "toolOutputChars": 1.5 })).unwrap_err();
+    assert_eq!(
+        fraction.message,
+        "options.toolOutputChars must be a whole number, got 1.5"
+    );
+}

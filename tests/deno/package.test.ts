@@ -27,3 +27,24 @@ Deno.test("a plain path import of the web entry works", () => {
 Deno.test("bad input throws a TypeError naming the argument", () => {
   assert.throws(() => viaPath.estimateTokens("nope" as never), (e: unknown) => e instanceof TypeError && /messages/.test(e.message));
 });
+
+Deno.test("compact through openAIChatGateway on Deno's fetch, against the loopback model server", async () => {
+  const { startModelServer } = await import("../support/model-server.mjs");
+  const server = await startModelServer();
+  try {
+    const history = [
+      { role: "user", content: "Fix the failing test in src/app.ts" },
+      { role: "assistant", content: "Reading src/app.ts, then running the tests. ".repeat(20) },
+    ];
+    const marker = await viaNpm.compact(viaNpm.openAIChatGateway({ baseURL: server.openAIBaseURL }), "m", history);
+    assert.equal((marker as { name?: string }).name, viaNpm.COMPACTION_MARKER_NAME);
+    assert.match(marker.content as string, /<compaction_summary>\n## Objective\nSummary 1\.\n<\/compaction_summary>$/);
+    assert.match(server.requests[0].json.messages[1].content, /<conversation_transcript>/);
+    await assert.rejects(
+      viaNpm.compact(() => "", "m", history),
+      (e: unknown) => e instanceof viaNpm.CompactionError && /empty summary/.test(e.message),
+    );
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,164 @@
+// compact(): carries the summariser's requests to the host's gateway and its
+// replies back. What to send, how to read a reply and the marker are decided
+// in Rust (src/summary), per CompactionJob, so calls in flight never share state.
+import * as wasm from "./wasm.js";
+import type { Message, SummaryOptions } from "./wasm.js";
+import { CompactionError } from "./errors.js";
+
+/**
+ * An `AbortSignal`, named by its shape so the types need no DOM library;
+ * `compact` accepts only a real `AbortSignal` at run time.
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/** A plain OpenAI Chat Completions request body: `JSON.stringify` it as is. */
+export interface SummaryRequest {
+  model: string;
+  messages: { role: "system" | "user"; content: string }[];
+  max_tokens: number;
+}
+
+/**
+ * What a gateway may answer: a string, `{ content }`, an OpenAI chat
+ * completion, an Anthropic Messages reply or an AI SDK `generateText` result.
+ */
+export type GatewayReply =
+  | string
+  | { content: string | readonly { type: string; text?: string }[] }
+  | { choices: readonly { message: { content?: string | null; refusal?: string | null } }[] }
+  | { text: string };
+
+/** The host's own LLM call: any function answering a reply or a promise of one. */
+export type Gateway = (
+  request: SummaryRequest,
+  context: { signal: AbortSignalLike },
+) => GatewayReply | PromiseLike<GatewayReply> | unknown;
+
+/** Options of `compact`. */
+export interface CompactOptions extends SummaryOptions {
+  /** Aborting rejects promptly with the signal's reason, even if the gateway ignores it. */
+  signal?: AbortSignalLike;
+  /** Bounds the whole call: past it, a `CompactionError` whose cause is a `TimeoutError`. */
+  timeoutMs?: number;
+  /** Called after each summarised chunk of a long history. */
+  onProgress?: (progress: { done: number; total: number }) => void;
+}
+
+/**
+ * Summarises `effective` through `gateway` and returns a compaction marker in
+ * the history's own format, ready for the caller to append.
+ */
+export async function compact<M extends Message>(
+  gateway: Gateway,
+  model: string,
+  effective: readonly M[],
+  options: CompactOptions = {},
+): Promise<M> {
+  if (typeof gateway !== "function") {
+    throw new TypeError(`gateway must be a function, got ${describe(gateway)}`);
+  }
+  const { signal, timeoutMs, onProgress } = readCallOptions(options);
+  // Reads and checks everything, synchronously: a later change to the
+  // caller's array cannot reach the summary.
+  const job = new wasm.CompactionJob(effective as unknown as Message[], model, options);
+  const stop = stopper(signal, timeoutMs);
+  try {
+    for (let request = job.request(); request !== undefined; request = job.request()) {
+      if (stop.signal.aborted) throw stop.signal.reason;
+      const reply = await stop.race(callGateway(gateway, request as SummaryRequest, stop.signal));
+      try {
+        job.accept(reply);
+      } catch (problem) {
+        throw new CompactionError((problem as Error).message);
+      }
+      onProgress?.({ done: job.done, total: job.total });
+    }
+    try {
+      return job.finish() as M;
+    } catch (problem) {
+      throw new CompactionError((problem as Error).message);
+    }
+  } finally {
+    stop.release();
+    job.free();
+  }
+}
+
+/** The gateway's reply, or a `CompactionError` carrying what it threw. */
+async function callGateway(gateway: Gateway, request: SummaryRequest, signal: AbortSignalLike): Promise<unknown> {
+  try {
+    return await gateway(request, { signal });
+  } catch (thrown) {
+    if (signal.aborted && thrown === signal.reason) throw thrown;
+    const why = thrown instanceof Error ? thrown.message : String(thrown);
+    throw new CompactionError(`the gateway failed: ${why}`, { cause: thrown });
+  }
+}
+
+function readCallOptions(options: CompactOptions) {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError(`options must be an object, got ${describe(options)}`);
+  }
+  const { signal, timeoutMs, onProgress } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError(`options.signal must be an AbortSignal, got ${describe(signal)}`);
+  }
+  if (timeoutMs !== undefined) {
+    if (typeof timeoutMs !== "number") {
+      throw new TypeError(`options.timeoutMs must be a number, got ${describe(timeoutMs)}`);
+    }
+    if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+      throw new RangeError(`options.timeoutMs must be a positive finite number, got ${timeoutMs}`);
+    }
+  }
+  if (onProgress !== undefined && typeof onProgress !== "function") {
+    throw new TypeError(`options.onProgress must be a function, got ${describe(onProgress)}`);
+  }
+  return { signal, timeoutMs, onProgress };
+}
+
+/**
+ * One signal for every gateway call, aborted by the caller's signal (with its
+ * reason) or by the timeout; `race` rejects the moment it aborts, so a
+ * gateway that ignores the signal cannot hold the call.
+ */
+function stopper(outer: AbortSignalLike | undefined, timeoutMs: number | undefined) {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(outer!.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          const reason = new DOMException(`compact timed out after ${timeoutMs} ms`, "TimeoutError");
+          controller.abort(new CompactionError(reason.message, { cause: reason }));
+        }, timeoutMs);
+  let rejectOnAbort: (reason: unknown) => void = () => {};
+  const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
+  aborted.catch(() => {});
+  const abort = () => rejectOnAbort(controller.signal.reason);
+  if (controller.signal.aborted) abort();
+  else controller.signal.addEventListener("abort", abort, { once: true });
+  return {
+    signal: controller.signal,
+    race: <T>(work: Promise<T>) => Promise.race([work, aborted]),
+    release() {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onAbort);
+      controller.signal.removeEventListener("abort", abort);
+    },
+  };
+}
+
+/** A value's type in words, for error messages. */
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value;
+}

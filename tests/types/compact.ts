@@ -1,0 +1,44 @@
+// compact, its gateways and its error, used with real types.
+import {
+  compact,
+  CompactionError,
+  openAIChatGateway,
+  anthropicGateway,
+  type AbortSignalLike,
+  type AnthropicGatewayOptions,
+  type Fetch,
+  type ChatMessage,
+  type CompactOptions,
+  type Gateway,
+  type GatewayReply,
+  type OpenAIChatGatewayOptions,
+  type SummaryOptions,
+  type SummaryRequest,
+} from "kram-compaction";
+
+const history: ChatMessage[] = [{ role: "user", content: "Fix the failing test" }];
+declare const hostFetch: Fetch;
+declare const hostSignal: AbortSignalLike;
+const fromFetch: Gateway = async (request: SummaryRequest, { signal }) => {
+  const body = JSON.stringify(request);
+  const response = await hostFetch("http://127.0.0.1:1/v1/chat/completions", { method: "POST", headers: {}, body, signal });
+  return JSON.parse(await response.text()) as GatewayReply;
+};
+const openAIOptions: OpenAIChatGatewayOptions = { baseURL: "http://127.0.0.1:1/v1", apiKey: "k", fetch: hostFetch };
+const anthropicOptions: AnthropicGatewayOptions = { apiKey: "k", version: "2023-06-01" };
+const shape: SummaryOptions = { maxInputTokens: 30_000, maxSummaryTokens: 2_000, toolOutputChars: 1_000 };
+const options: CompactOptions = { ...shape, timeoutMs: 60_000, signal: hostSignal, onProgress: ({ done, total }) => done / total };
+
+async function run(): Promise<ChatMessage> {
+  const viaFetch: ChatMessage = await compact(fromFetch, "gpt-4o-mini", history, options);
+  await compact(openAIChatGateway(openAIOptions), "gpt-4o-mini", history);
+  await compact(anthropicGateway(anthropicOptions), "claude-haiku", history);
+  return viaFetch;
+}
+const failure: CompactionError = new CompactionError("the gateway failed", { cause: new Error("x") });
+export { run, failure };
+
+// @ts-expect-error the model is a string
+compact(fromFetch, 4, history);
+// @ts-expect-error timeoutMs is a number
+compact(fromFetch, "m", history, { timeoutMs: "1s" });
