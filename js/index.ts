@@ -73,4 +73,7 @@ export { CompactionError } from "./errors.js";
 export { anthropicGateway, openAIChatGateway } from "./gateways.js";
 export type { AnthropicGatewayOptions, Fetch, OpenAIChatGatewayOptions } from "./gateways.js";
 
+export { ContextManager } from "./context-manager.js";
+export type { ContextManagerOptions, LastUsage, Prepared, Tier } from "./context-manager.js";
+
 export { VERSION } from "./version.js";

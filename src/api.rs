@@ -77,3 +77,15 @@ pub fn emergency_prune<N: Node>(
         .map(Output::Keep)
         .collect())
 }
+
+/// The index in `effective` where its newest user turn starts (0 when there
+/// is none): what a compaction keeps verbatim after the marker.
+pub fn latest_turn_start<N: Node>(
+    effective: &[N],
+    format: Option<Format>,
+) -> Result<usize, InputError> {
+    Ok(prune::protected_from(
+        &views(effective, format, "effective")?,
+        1,
+    ))
+}

@@ -10,6 +10,7 @@ pub mod estimate;
 pub mod formats;
 pub mod history;
 pub mod json;
+pub mod ladder;
 pub mod node;
 pub mod number;
 pub mod options;

@@ -7,6 +7,7 @@ mod convert;
 mod describe;
 mod history;
 mod js;
+mod ladder;
 mod strings;
 mod types;
 

@@ -1,0 +1,162 @@
+// ContextManager: the tiers before each model call, in one call. It runs the
+// package's functions in order and asks the Rust ladder (src/ladder.rs) what
+// comes next; it decides nothing by itself.
+import * as wasm from "./wasm.js";
+import type { FormatOptions, Message, PruneOptions } from "./wasm.js";
+import { compact, type CompactOptions, type Gateway, type AbortSignalLike } from "./compact.js";
+
+export interface ContextManagerOptions extends FormatOptions {
+  /** The summariser's gateway; without one, an over-budget history gets the emergency cut. */
+  gateway?: Gateway;
+  /** The summariser's model, passed to `compact`. */
+  model?: string;
+  /** The budget of what is sent. Default 60,000. */
+  maxTokens?: number;
+  /** Compactions allowed in one run (between `startRun` calls). Default 2. */
+  maxCompactionsPerRun?: number;
+  /** Options of the pruning tier. */
+  prune?: PruneOptions;
+  /** Options of `compact` (maxInputTokens, timeoutMs, ...). */
+  compact?: Omit<CompactOptions, "signal" | "format">;
+}
+
+/** The provider-reported prompt size of the first `messageCount` messages of `all`. */
+export interface LastUsage {
+  promptTokens: number;
+  messageCount: number;
+}
+
+export type Tier = "none" | "pruned" | "compacted" | "emergency";
+
+export interface Prepared<M extends Message> {
+  /** What to send to the model. */
+  messages: M[];
+  /** What to persist, in order, atomically: empty unless a compaction happened. */
+  append: M[];
+  tier: Tier;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Why this tier, in words. */
+  reason: string;
+}
+
+export class ContextManager {
+  readonly #options: ContextManagerOptions;
+  readonly #maxTokens: number;
+  readonly #maxCompactions: number;
+  #compactionsInRun = 0;
+
+  constructor(options: ContextManagerOptions = {}) {
+    if (options === null || typeof options !== "object") {
+      throw new TypeError(`options must be an object, got ${options === null ? "null" : typeof options}`);
+    }
+    this.#options = options;
+    this.#maxTokens = numberOption(options.maxTokens, "options.maxTokens", wasm.defaultMaxTokens(), false);
+    this.#maxCompactions = numberOption(options.maxCompactionsPerRun, "options.maxCompactionsPerRun", 2, true);
+    if (options.gateway !== undefined && typeof options.gateway !== "function") {
+      throw new TypeError(`options.gateway must be a function, got ${typeof options.gateway}`);
+    }
+  }
+
+  /** Call at the start of each agent run: the run's compaction count starts again. */
+  startRun(): void {
+    this.#compactionsInRun = 0;
+  }
+
+  /** The effective history, pruned, summarised or cut to fit `maxTokens`. */
+  async prepare<M extends Message>(
+    all: readonly M[],
+    { lastUsage, signal }: { lastUsage?: LastUsage; signal?: AbortSignalLike } = {},
+  ): Promise<Prepared<M>> {
+    const format = this.#options.format === undefined ? {} : { format: this.#options.format };
+    const effective = wasm.effectiveHistory(all as unknown as Message[], format) as unknown as M[];
+    const estimate = (messages: readonly M[]) => wasm.estimateTokens(messages as unknown as Message[], format);
+    const estimated = estimate(effective);
+    const tokens = withUsage(all, effective.length, estimated, lastUsage, estimate);
+    const pruned = wasm.pruneForModel(effective as unknown as Message[], { ...this.#options.prune, ...format }) as unknown as M[];
+    // Pruning saves what the estimate says it saves, whatever the provider counted.
+    const tokensPruned = Math.max(0, tokens - (estimated - estimate(pruned)));
+    const { gateway, model } = this.#options;
+    const step = wasm.ladderAfterPruning(
+      tokens,
+      tokensPruned,
+      this.#maxTokens,
+      this.#compactionsInRun,
+      this.#maxCompactions,
+      gateway !== undefined && typeof model === "string" && model !== "",
+    ) as { next: "done" | "compact" | "emergency"; reason: string };
+    const result = (tier: Tier, messages: M[], reason: string, append: M[] = []): Prepared<M> => ({
+      messages,
+      append,
+      tier,
+      tokensBefore: tokens,
+      tokensAfter: estimate(messages),
+      reason,
+    });
+    const cut = (messages: M[]) =>
+      wasm.emergencyPrune(messages as unknown as Message[], this.#maxTokens, format) as unknown as M[];
+
+    if (step.next === "done") {
+      const fitsUnpruned = tokens <= this.#maxTokens;
+      return result(fitsUnpruned ? "none" : "pruned", fitsUnpruned ? effective : pruned, step.reason);
+    }
+    if (step.next === "emergency") return result("emergency", cut(pruned), step.reason);
+
+    // Summarise everything before the newest user turn; that turn (and any
+    // tool loop in it) follows the marker verbatim, so the model still sees
+    // the request it is working on, and no instruction to continue is needed.
+    const split = wasm.latestTurnStart(effective as unknown as Message[], format);
+    const head = effective.slice(0, split);
+    const tail = effective.slice(split);
+    let marker: M;
+    try {
+      marker = await compact(gateway!, model!, head, { ...this.#options.compact, ...format, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      if (signal?.aborted && error === signal.reason) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      return result("emergency", cut(pruned), `compacting failed (${why}); the emergency cut keeps the newest turns`);
+    }
+    this.#compactionsInRun += 1;
+    const compacted = [marker, ...tail];
+    const prunedAfter = wasm.pruneForModel(compacted as unknown as Message[], { ...this.#options.prune, ...format }) as unknown as M[];
+    const shortfall = wasm.compactionShortfall(tokens, estimate(prunedAfter));
+    if (shortfall !== undefined) return result("emergency", cut(pruned), `${shortfall}; the summary is dropped`);
+    const fits = estimate(prunedAfter) <= this.#maxTokens;
+    const reason =
+      `summarised ${head.length} messages before the newest user turn into a marker` +
+      (fits ? "" : "; the result was still over budget, so the emergency cut was applied to it");
+    return result("compacted", fits ? prunedAfter : cut(prunedAfter), reason, compacted);
+  }
+}
+
+/** The budget measure: the provider's count for the messages it saw, estimates for the rest. */
+function withUsage<M>(
+  all: readonly M[],
+  effectiveLength: number,
+  estimated: number,
+  usage: LastUsage | undefined,
+  estimate: (messages: readonly M[]) => number,
+): number {
+  if (usage === undefined) return estimated;
+  if (usage === null || typeof usage !== "object") throw new TypeError(`lastUsage must be an object, got ${usage === null ? "null" : typeof usage}`);
+  numberOption(usage.promptTokens, "lastUsage.promptTokens", undefined, false, true);
+  const count = numberOption(usage.messageCount, "lastUsage.messageCount", undefined, true);
+  if (count > all.length) {
+    throw new RangeError(`lastUsage.messageCount (${count}) is more than the ${all.length} messages of all`);
+  }
+  // Usage from before the newest marker counted messages no longer sent.
+  if (count <= all.length - effectiveLength) return estimated;
+  return usage.promptTokens + estimate(all.slice(count));
+}
+
+/** A number option: positive and finite (or, for counts, a whole number from 0). */
+function numberOption(value: unknown, name: string, fallback: number | undefined, count: boolean, zeroOk = false): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (typeof value !== "number") throw new TypeError(`${name} must be a number, got ${value === null ? "null" : typeof value}`);
+  const ok = count ? Number.isInteger(value) && value >= 0 : Number.isFinite(value) && (value > 0 || (zeroOk && value === 0));
+  if (!ok) {
+    const want = count ? "a whole number from 0" : zeroOk ? "a non-negative finite number" : "a positive finite number";
+    throw new RangeError(`${name} must be ${want}, got ${value}`);
+  }
+  return value;
+}
