@@ -1,13 +1,204 @@
 #!/usr/bin/env node
-// kram-compact FILE.json: prints the message count and token estimate of a
-// stored session (a JSON array of messages). Read from stdin without FILE.
-import { readFileSync } from "node:fs";
-import { estimateTokens, VERSION } from "kram-compaction";
+// kram-compact [FILE|-] [--max-tokens N] [--out FILE] [--json]
+// Runs the compaction ladder on a stored history (a JSON array or JSONL) and
+// reports each tier. Without FILE it runs on the embedded sample session.
+// A gateway comes from KRAM_BASE_URL, KRAM_API_KEY and KRAM_MODEL
+// (OpenAI-compatible); without one, compaction is skipped, never faked.
+import { readFileSync, writeFileSync } from "node:fs";
+import {
+  ContextManager,
+  DEFAULT_MAX_TOKENS,
+  VERSION,
+  describeMessages,
+  effectiveHistory,
+  emergencyPrune,
+  estimateTokens,
+  openAIChatGateway,
+  pruneForModel,
+} from "kram-compaction";
 
-const [file] = process.argv.slice(2);
-if (file === "--version") {
-  console.log(VERSION);
-} else {
-  const messages = JSON.parse(readFileSync(file ?? 0, "utf8"));
-  console.log(`kram-compaction ${VERSION}: ${messages.length} messages, ${estimateTokens(messages)} estimated tokens`);
+const USAGE = "usage: kram-compact [FILE|-] [--max-tokens N] [--out FILE] [--json]";
+
+class CliError extends Error {
+  constructor(message, code = 1) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function parseArgs(argv) {
+  const args = { file: undefined, maxTokens: DEFAULT_MAX_TOKENS, out: undefined, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new CliError(`${arg} needs a value; ${USAGE}`, 2);
+      return argv[++i];
+    };
+    if (arg === "--help" || arg === "-h") throw Object.assign(new CliError(USAGE, 0), { help: true });
+    else if (arg === "--version") throw Object.assign(new CliError(VERSION, 0), { help: true });
+    else if (arg === "--json") args.json = true;
+    else if (arg === "--out") args.out = value();
+    else if (arg === "--max-tokens") {
+      const text = value();
+      const n = Number(text);
+      if (!/^\d+$/.test(text) || !(n > 0)) throw new CliError(`--max-tokens must be a positive whole number, got ${text}`, 2);
+      args.maxTokens = n;
+    } else if (arg.startsWith("--")) throw new CliError(`unknown option ${arg}; ${USAGE}`, 2);
+    else if (args.file === undefined) args.file = arg;
+    else throw new CliError(`one FILE at most; ${USAGE}`, 2);
+  }
+  return args;
+}
+
+/** The history in FILE (or stdin for "-"): a JSON array, or one message per line. */
+function readHistory(file) {
+  const source = file ?? new URL("../data/sample-session.json", import.meta.url);
+  const name = file === undefined ? "the sample session" : file === "-" ? "stdin" : file;
+  let text;
+  try {
+    text = readFileSync(file === "-" ? 0 : source, "utf8");
+  } catch (error) {
+    throw new CliError(`cannot read ${name}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
+  }
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith("[")) {
+    try {
+      return { name, messages: JSON.parse(text) };
+    } catch (error) {
+      throw new CliError(`${name} is not valid JSON: ${where(text, 0, error)}`);
+    }
+  }
+  const messages = [];
+  let offset = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() !== "") {
+      try {
+        messages.push(JSON.parse(line));
+      } catch (error) {
+        throw new CliError(`${name} is not valid JSONL: ${where(text, offset, error, line)}`);
+      }
+    }
+    offset += line.length + 1;
+  }
+  if (messages.length === 0) throw new CliError(`${name} holds no messages`);
+  return { name, messages };
+}
+
+/** "line L, column C: what JSON.parse said", from the position in its message. */
+function where(text, offset, error, line) {
+  const match = /position (\d+)/.exec(error.message);
+  const position = offset + (match ? Number(match[1]) : (line ?? text).length);
+  const before = text.slice(0, position).split("\n");
+  const reason = error.message.replace(/ in JSON at position \d+.*$/, "").replace(/ \(line \d+ column \d+\)$/, "");
+  return `line ${before.length}, column ${before.at(-1).length + 1}: ${reason}`;
+}
+
+/** The index (in `all`) and role of each message that `keep` does not keep. */
+function listed(messages, offset, roles, keep) {
+  return messages.flatMap((m, i) => (keep(m, i) ? [] : [{ index: offset + i, role: roles[offset + i] }]));
+}
+
+function gatewayFromEnv(env) {
+  const { KRAM_BASE_URL: baseURL, KRAM_API_KEY: apiKey, KRAM_MODEL: model } = env;
+  if (!baseURL || !model) return undefined;
+  return { gateway: openAIChatGateway({ baseURL, apiKey }), model, baseURL };
+}
+
+/** A one-line progress bar on stderr, only when it is a terminal. */
+function progressBar(stream) {
+  if (!stream.isTTY) return undefined;
+  return ({ done, total }) => {
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    stream.write(`\rsummarising [${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total}${done === total ? "\n" : ""}`);
+  };
+}
+
+async function run(argv, env) {
+  const args = parseArgs(argv);
+  const { name, messages: all } = readHistory(args.file);
+  if (!Array.isArray(all)) throw new CliError(`${name} must hold a JSON array of messages or JSONL`);
+  let roles;
+  try {
+    roles = describeMessages(all).messages.map((m) => m.role);
+  } catch (error) {
+    throw new CliError(`${name}: ${error.message}`);
+  }
+  const effective = effectiveHistory(all);
+  const offset = all.length - effective.length;
+  const pruned = pruneForModel(effective);
+  const emergency = emergencyPrune(pruned, args.maxTokens);
+  const kept = new Set(emergency);
+  const configured = gatewayFromEnv(env);
+  const report = {
+    version: VERSION,
+    source: name,
+    maxTokens: args.maxTokens,
+    all: { messages: all.length, tokens: estimateTokens(all) },
+    effective: { messages: effective.length, tokens: estimateTokens(effective), from: offset },
+    pruned: {
+      messages: pruned.length,
+      tokens: estimateTokens(pruned),
+      cleared: listed(pruned, offset, roles, (m, i) => m === effective[i]),
+    },
+    compaction: configured ? undefined : { skipped: "no gateway configured (set KRAM_BASE_URL and KRAM_MODEL, and KRAM_API_KEY if it needs one)" },
+    emergency: {
+      messages: emergency.length,
+      tokens: estimateTokens(emergency),
+      dropped: listed(pruned, offset, roles, (m) => kept.has(m)),
+    },
+  };
+  const ctx = new ContextManager({
+    gateway: configured?.gateway,
+    model: configured?.model,
+    maxTokens: args.maxTokens,
+    compact: { onProgress: progressBar(process.stderr) },
+  });
+  const prepared = await ctx.prepare(all);
+  if (configured) {
+    report.compaction =
+      prepared.tier === "compacted"
+        ? { model: configured.model, messages: prepared.messages.length, tokens: prepared.tokensAfter, marker: prepared.append[0] }
+        : { failed: prepared.reason };
+  }
+  report.result = { tier: prepared.tier, reason: prepared.reason, messages: prepared.messages.length, tokens: prepared.tokensAfter, append: prepared.append.length };
+  if (args.out) {
+    try {
+      writeFileSync(args.out, JSON.stringify(prepared.messages, null, 2) + "\n");
+    } catch (error) {
+      throw new CliError(`cannot write ${args.out}: ${error.message}`);
+    }
+  }
+  return args.json ? JSON.stringify(report, null, 2) : text(report);
+}
+
+function text(r) {
+  const row = (label, tier) => `  ${label.padEnd(12)} ${String(tier.messages).padStart(5)} messages ${String(tier.tokens).padStart(8)} estimated tokens`;
+  const indices = (items) => (items.length === 0 ? "none" : items.map((x) => `#${x.index} ${x.role}`).join(", "));
+  const lines = [
+    `kram-compaction ${r.version}: ${r.source}, budget ${r.maxTokens} estimated tokens`,
+    row("stored", r.all),
+    row("effective", r.effective) + (r.effective.from > 0 ? ` (from the marker at #${r.effective.from})` : ""),
+    row("pruned", r.pruned),
+    `    cleared tool results: ${indices(r.pruned.cleared)}`,
+  ];
+  if (r.compaction.skipped) lines.push(`  compaction   skipped: ${r.compaction.skipped}`);
+  else if (r.compaction.failed) lines.push(`  compaction   failed: ${r.compaction.failed}`);
+  else lines.push(row("compacted", r.compaction), `    marker (${r.compaction.model}):`, ...String(r.compaction.marker.content ?? JSON.stringify(r.compaction.marker)).split("\n").map((l) => `      ${l}`));
+  lines.push(row("emergency", r.emergency), `    dropped: ${indices(r.emergency.dropped)}`);
+  lines.push(`result: ${r.result.tier}, ${r.result.messages} messages, ${r.result.tokens} estimated tokens (${r.result.reason})`);
+  if (r.result.append > 0) lines.push(`  ${r.result.append} messages to append to the store: the marker and the newest turn`);
+  return lines.join("\n");
+}
+
+try {
+  console.log(await run(process.argv.slice(2), process.env));
+} catch (error) {
+  if (error instanceof CliError) {
+    (error.help ? process.stdout : process.stderr).write(`${error.help ? "" : "kram-compact: "}${error.message}\n`);
+    process.exitCode = error.code;
+  } else {
+    process.stderr.write(`kram-compact: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
 }

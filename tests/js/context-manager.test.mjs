@@ -126,3 +126,23 @@ test("bad configuration is a RangeError or TypeError naming the option", () => {
   assert.throws(() => new ContextManager({ gateway: "x" }), TypeError);
   assert.throws(() => new ContextManager(null), TypeError);
 });
+
+test("every message format: compacted, the marker in the history's own format, found by effectiveHistory", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { describeMessages } = await import("kram-compaction");
+  for (const format of ["openai-chat", "ai-sdk", "anthropic", "openai-responses"]) {
+    const all = JSON.parse(readFileSync(new URL(`../fixtures/${format}.json`, import.meta.url), "utf8"));
+    const ctx = new ContextManager({
+      gateway: () => "## Objective\nshort",
+      model: "m",
+      maxTokens: Math.floor(estimateTokens(all) / 2),
+      prune: { minimumSavings: 0, protectTokens: 0 },
+    });
+    const out = await ctx.prepare(all);
+    assert.equal(out.tier, "compacted", `${format}: ${out.reason}`);
+    const stored = [...all, ...out.append];
+    assert.equal(describeMessages(stored).format, format);
+    assert.deepEqual(effectiveHistory(stored), out.append, format);
+    assert.ok(describeMessages(stored).messages[all.length].isMarker, format);
+  }
+});
