@@ -18,6 +18,7 @@ import {
   pruneForModel,
 } from "kram-compaction";
 import { wwwMounts } from "../../scripts/static-server.mjs";
+import { startModelServer } from "../support/model-server.mjs";
 import { browserSession } from "./support/browser.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -242,6 +243,42 @@ test("bad input gets a message naming the line or message, and the page keeps wo
   assert.equal(await error(), "");
   assert.equal((await page.$$("#transcript > li")).length, chat.length);
   assert.deepEqual(problems, []);
+});
+
+test("the compaction panel: cancel a slow one, an error in words, then compact() from the page with the marker applied", async (t) => {
+  const server = await startModelServer();
+  t.after(() => server.close());
+  const { page, problems } = await open(t);
+  await page.fill("#base-url", server.openAIBaseURL);
+  await page.fill("#model", "browser-model");
+  await page.fill("#api-key", "sk-page");
+
+  // A slow server, cancelled: nothing changes.
+  server.enqueue({ hang: true });
+  await page.click("#compact-run");
+  await page.waitForFunction(() => !document.getElementById("compact-cancel").disabled);
+  await page.click("#compact-cancel");
+  await page.waitForFunction(() => /Cancelled/.test(document.getElementById("compact-error").textContent));
+  assert.equal(await page.locator("#transcript > li").count(), sample.length);
+
+  // An error status from the endpoint, in words.
+  server.enqueue({ status: 401, body: { error: { message: "bad key" } } });
+  await page.click("#compact-run");
+  await page.waitForFunction(() => /refused the key \(401\)/.test(document.getElementById("compact-error").textContent));
+
+  await page.click("#compact-run");
+  await page.waitForFunction(() => /Summary appended/.test(document.getElementById("compact-status").textContent), null, { timeout: 15_000 });
+  const request = server.requests.at(-1);
+  assert.equal(server.requests.length, 3);
+  assert.equal(request.json.model, "browser-model");
+  assert.equal(request.headers.authorization, "Bearer sk-page");
+  assert.match(request.json.messages[1].content, /<conversation_transcript>/);
+  const after = await page.evaluate(() => [...document.querySelectorAll("#transcript > li")].map((li) => ({ status: li.dataset.status, text: li.textContent })));
+  assert.equal(after.length, sample.length + 1);
+  assert.match(after.at(-1).text, /Summary 3\./, "the marker is the newest message");
+  assert.ok(after.slice(0, sample.length).every((m) => m.status === "summarised"), "everything before it is summarised");
+  await page.screenshot({ path: join(artifacts, "www-compacted.png") });
+  assert.deepEqual(problems.filter((p) => !/401/.test(p)), []);
 });
 
 test("keyboard and focus: the controls are labelled and focus is visible", async (t) => {
