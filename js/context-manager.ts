@@ -119,9 +119,10 @@ export class ContextManager {
     this.#compactionsInRun += 1;
     const compacted = [marker, ...tail];
     const prunedAfter = wasm.pruneForModel(compacted as unknown as Message[], { ...this.#options.prune, ...format }) as unknown as M[];
-    const shortfall = wasm.compactionShortfall(tokens, estimate(prunedAfter));
+    const tokensCompacted = estimate(prunedAfter);
+    const shortfall = wasm.compactionShortfall(tokens, tokensCompacted);
     if (shortfall !== undefined) return result("emergency", cut(pruned), `${shortfall}; the summary is dropped`);
-    const fits = estimate(prunedAfter) <= this.#maxTokens;
+    const fits = tokensCompacted <= this.#maxTokens;
     const reason =
       `summarised ${head.length} messages before the newest user turn into a marker` +
       (fits ? "" : "; the result was still over budget, so the emergency cut was applied to it");
