@@ -301,7 +301,7 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
             }
             i += 1;
         }
-        total += scan(&text[line..end], costs);
+        total += scan(text.get(line..end).unwrap_or_default(), costs);
         at = end;
     }
     total
@@ -422,8 +422,10 @@ fn scan(text: &str, costs: &Costs) -> u64 {
                     Script::Emoji => total += costs.emoji,
                     Script::Space => total += costs.other_space,
                     Script::Symbol => {
-                        let repeated =
-                            text[..start].ends_with(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                        let repeated = text
+                            .get(..start)
+                            .unwrap_or_default()
+                            .ends_with(char::from_u32(code).unwrap_or('\u{FFFD}'));
                         total += if repeated {
                             costs.repeat_symbol
                         } else {

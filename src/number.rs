@@ -41,7 +41,7 @@ pub fn number_text(value: f64) -> String {
     while text.len() > 1 && text.ends_with('0') {
         text.pop();
     }
-    let (first, rest) = text.split_at(1);
+    let (first, rest) = text.split_at_checked(1).unwrap_or(("", ""));
     let body = if (-6..21).contains(&exponent) {
         if exponent < 0 {
             format!("0.{}{text}", "0".repeat((-exponent - 1) as usize))
@@ -50,7 +50,8 @@ pub fn number_text(value: f64) -> String {
             if text.len() <= point {
                 format!("{text}{}", "0".repeat(point - text.len()))
             } else {
-                format!("{}.{}", &text[..point], &text[point..])
+                let (whole, fraction) = text.split_at_checked(point).unwrap_or((&text, ""));
+                format!("{whole}.{fraction}")
             }
         }
     } else {

@@ -1,8 +1,7 @@
 //! The two cuts: `prune_plan`, the cheap structural first pass that clears old
 //! tool output, and `emergency_cut`, the fallback that drops whole old turns.
 
-use std::collections::HashMap;
-
+use crate::hash::FastMap;
 use crate::view::{Edit, MessageView, RoleKind};
 
 /// The text an old tool result's payload is replaced with.
@@ -148,7 +147,7 @@ pub fn emergency_cut(views: &[MessageView], max_tokens: f64) -> Cut {
 /// pairs with the newest call of its id before it; answers with no call are
 /// orphans already and constrain nothing.
 fn whole_pairs(views: &[MessageView], leading: usize) -> Vec<bool> {
-    let mut opened_at: HashMap<&str, usize> = HashMap::new();
+    let mut opened_at: FastMap<&str, usize> = FastMap::default();
     // The oldest dropped-able call each message answers.
     let mut oldest_answered = vec![usize::MAX; views.len()];
     // The first result of a call made in the leading messages.

@@ -3,10 +3,10 @@
 
 use std::borrow::Cow;
 
-use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::builtins::{self, array_of, items, Array, Object};
 use super::js;
 
 use crate::error::{ErrorKind, InputError};
@@ -52,7 +52,7 @@ impl Node for JsNode {
         if !self.0.is_object() {
             return Ok(None);
         }
-        match js::get(&self.0, &JsValue::from_str(wasm_bindgen::intern(key))) {
+        match js::get(&self.0, &super::keys::key(key)) {
             Ok(value) if value.is_undefined() => Ok(None),
             Ok(value) => Ok(Some(JsNode(value))),
             Err(thrown) => Err(describe_thrown(&thrown)),
@@ -81,7 +81,7 @@ impl Node for JsNode {
             return Ok(Vec::new());
         }
         let keys = js::object_keys(&self.0).map_err(|thrown| describe_thrown(&thrown))?;
-        Ok(keys.iter().filter_map(|key| key.as_string()).collect())
+        Ok(items(&keys).filter_map(|key| key.as_string()).collect())
     }
 
     fn number(&self) -> Option<f64> {
@@ -95,7 +95,7 @@ impl Node for JsNode {
 
 /// What a getter or trap threw, in words.
 fn describe_thrown(thrown: &JsValue) -> String {
-    if thrown.is_instance_of::<js_sys::Error>() {
+    if thrown.is_instance_of::<builtins::Error>() {
         // Read through Reflect: a hostile error's `message` may be a throwing
         // getter or not a string.
         return match js::get(thrown, &"message".into()).map(|m| m.as_string()) {
@@ -112,8 +112,8 @@ fn describe_thrown(thrown: &JsValue) -> String {
 /// A core error as the JS error class it stands for.
 pub fn to_js_error(error: InputError) -> JsValue {
     match error.kind {
-        ErrorKind::Type => js_sys::TypeError::new(&error.message).into(),
-        ErrorKind::Range => js_sys::RangeError::new(&error.message).into(),
+        ErrorKind::Type => builtins::TypeError::new(&error.message).into(),
+        ErrorKind::Range => builtins::RangeError::new(&error.message).into(),
     }
 }
 
@@ -234,9 +234,9 @@ fn replacement_value(replacement: Replacement, placeholder: &JsValue) -> JsValue
         } => {
             let object = Object::new();
             for (key, value) in fields {
-                let _ = Reflect::set(&object, &JsValue::from_str(key), &JsValue::from_str(value));
+                builtins::set(&object, key, &JsValue::from_str(value));
             }
-            let _ = Reflect::set(&object, &JsValue::from_str(placeholder_key), placeholder);
+            builtins::set(&object, placeholder_key, placeholder);
             object.into()
         }
     }
@@ -272,7 +272,7 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
         return Ok(copy.into());
     }
     let copy = js::object_create(&js::prototype_of(value).map_err(thrown)?).map_err(thrown)?;
-    for key in js::own_keys(value).map_err(thrown)?.iter() {
+    for key in items(&js::own_keys(value).map_err(thrown)?) {
         let own = js::own_property(value, &key).map_err(thrown)?;
         let enumerable = own.is_object()
             && js::get(&own, &"enumerable".into())
@@ -289,16 +289,13 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
 /// Sets an own, enumerable, writable data property: never a setter on the
 /// prototype chain.
 fn define_data(object: &JsValue, key: &JsValue, value: JsValue) -> Result<(), JsValue> {
-    let descriptor = Object::new();
-    for (name, field) in [
+    let descriptor = builtins::object(&[
         ("value", value),
         ("writable", JsValue::TRUE),
         ("enumerable", JsValue::TRUE),
         ("configurable", JsValue::TRUE),
-    ] {
-        Reflect::set(&descriptor, &JsValue::from_str(name), &field)?;
-    }
-    Reflect::define_property::<JsValue>(object.unchecked_ref(), key, &descriptor).map(|_| ())
+    ]);
+    builtins::define_property(object, key, &descriptor).map(|_| ())
 }
 
 /// Returns a copy of `value` with the field at `path` replaced, copying each
@@ -337,11 +334,11 @@ pub fn json_to_js(json: &Json) -> JsValue {
     match json {
         Json::Str(text) => JsValue::from_str(text),
         Json::Int(n) => JsValue::from_f64(*n as f64),
-        Json::Arr(items) => items.iter().map(json_to_js).collect::<Array>().into(),
+        Json::Arr(values) => array_of(values.iter().map(json_to_js)).into(),
         Json::Obj(fields) => {
             let object = Object::new();
             for (key, value) in fields {
-                let _ = Reflect::set(&object, &JsValue::from_str(key), &json_to_js(value));
+                builtins::set(&object, key, &json_to_js(value));
             }
             object.into()
         }

@@ -1,7 +1,8 @@
 //! `describeMessages`, exported to JS, and its TypeScript types.
 
-use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
+
+use super::builtins::{array_of, object, Object};
 
 use super::convert::{read_array, read_format_option, to_js_error};
 use super::types::{FormatOptionsArg, MessageList};
@@ -67,7 +68,7 @@ pub fn describe(
 
 /// Built field by field: smaller code than a serde serializer for these types.
 fn description_to_js(description: &Description) -> Object {
-    let messages: Array = description.messages.iter().map(message_to_js).collect();
+    let messages = array_of(description.messages.iter().map(message_to_js));
     object(&[
         ("format", description.format.into()),
         ("messages", messages.into()),
@@ -75,7 +76,7 @@ fn description_to_js(description: &Description) -> Object {
 }
 
 fn message_to_js(info: &MessageInfo) -> JsValue {
-    let blocks: Array = info.blocks.iter().map(block_to_js).collect();
+    let blocks = array_of(info.blocks.iter().map(block_to_js));
     object(&[
         ("role", info.role.as_str().into()),
         ("kind", info.kind.into()),
@@ -114,12 +115,4 @@ fn block_to_js(block: &Block) -> JsValue {
         Block::Attachment(kind) => vec![("type", "attachment".into()), ("kind", kind.into())],
     };
     object(&fields).into()
-}
-
-fn object(fields: &[(&str, JsValue)]) -> Object {
-    let object = Object::new();
-    for (key, value) in fields {
-        let _ = Reflect::set(&object, &JsValue::from_str(key), value);
-    }
-    object
 }

@@ -9,6 +9,8 @@
 
 use wasm_bindgen::prelude::*;
 
+use super::builtins::Array;
+
 #[wasm_bindgen]
 extern "C" {
     /// `Array.isArray`: throws on a revoked Proxy.
@@ -56,7 +58,7 @@ pub fn get_index(target: &JsValue, index: u32) -> Result<JsValue, JsValue> {
 }
 
 /// `Reflect.ownKeys`: every own key, symbols too; runs a Proxy's `ownKeys` trap.
-pub fn own_keys(value: &JsValue) -> Result<js_sys::Array, JsValue> {
+pub fn own_keys(value: &JsValue) -> Result<Array, JsValue> {
     checked(guarded_own_keys(value)).map(JsCast::unchecked_into)
 }
 
@@ -71,7 +73,7 @@ pub fn prototype_of(value: &JsValue) -> Result<JsValue, JsValue> {
 }
 
 /// `Object.keys`: own enumerable string keys; runs a Proxy's traps.
-pub fn object_keys(value: &JsValue) -> Result<js_sys::Array, JsValue> {
+pub fn object_keys(value: &JsValue) -> Result<Array, JsValue> {
     checked(guarded_keys(value)).map(JsCast::unchecked_into)
 }
 

@@ -1,7 +1,7 @@
 //! The ladder's decisions and the newest turn's start, exported for
 //! `js/context-manager.ts`; not part of the package's public surface.
 
-use js_sys::{Object, Reflect};
+use super::builtins::object;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{read_array, read_format_option, to_js_error};
@@ -39,10 +39,7 @@ pub fn ladder_after_pruning(
         Next::Compact => ("compact", String::new()),
         Next::Emergency(reason) => ("emergency", reason),
     };
-    let answer = Object::new();
-    let _ = Reflect::set(&answer, &"next".into(), &next.into());
-    let _ = Reflect::set(&answer, &"reason".into(), &reason.into());
-    answer.into()
+    object(&[("next", next.into()), ("reason", reason.into())]).into()
 }
 
 /// Why a compaction from `before` to `after` tokens cut too little, or

@@ -2,11 +2,13 @@
 //! core's `Node` trait, calls the core, and turns its answers back into JS
 //! values and its errors into `TypeError`s and `RangeError`s.
 
+mod builtins;
 mod compact;
 mod convert;
 mod describe;
 mod history;
 mod js;
+mod keys;
 mod ladder;
 mod strings;
 mod types;

@@ -56,7 +56,7 @@ impl Format {
                     .collect();
                 InputError::type_error(format!(
                     "{argument} must be one of {}, got \"{name}\"",
-                    names.join(", ")
+                    crate::join::join(names.iter().map(String::as_str), ", ")
                 ))
             })
     }
@@ -238,7 +238,7 @@ fn detect<'a, N: Node>(messages: &[N], at: &dyn Fn(usize) -> At<'a>) -> Result<F
             return Err(InputError::type_error(format!(
                 "{} does not match the format of the messages before it ({}{reads_as}): a history must not mix formats",
                 at(index).path(""),
-                names.join(" or ")
+                crate::join::join(names.iter().copied(), " or ")
             )));
         }
         candidates = fitting;

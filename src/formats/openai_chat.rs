@@ -205,14 +205,13 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
         let id = at
             .string(message, "tool_call_id", "tool_call_id")?
             .and_then(|id| id.text().map(|t| t.into_owned()));
-        let output = texts
-            .iter()
-            .filter_map(|block| match block {
+        let output = crate::join::join(
+            texts.iter().filter_map(|block| match block {
                 Block::Text(text) => Some(text.as_str()),
                 _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+            }),
+            "\n",
+        );
         blocks.push(Block::ToolResult {
             id: id.unwrap_or_default(),
             output,

@@ -330,7 +330,10 @@ pub fn output_text<N: Node>(value: Option<&N>, text_types: &[&str]) -> (String, 
             None => {}
         }
     }
-    (texts.join("\n"), attachments)
+    (
+        crate::join::join(texts.iter().map(String::as_str), "\n"),
+        attachments,
+    )
 }
 
 /// A message's `role`, which must be one of `roles`: its name and kind.
@@ -352,7 +355,7 @@ pub fn role_of<N: Node>(
             Err(InputError::type_error(format!(
                 "{} must be {} or {last}, got \"{name}\"{hint}",
                 at.path("role"),
-                rest.join(", ")
+                crate::join::join(rest.iter().map(String::as_str), ", ")
             )))
         }
     }

@@ -39,9 +39,10 @@ pub fn summary_of(marker_text: &str) -> &str {
     let open = find(marker_text, OPEN);
     let close = rfind(marker_text, CLOSE);
     match (open, close) {
-        (Some(open), Some(close)) if open + OPEN.len() <= close => {
-            marker_text[open + OPEN.len()..close].trim()
-        }
+        (Some(open), Some(close)) if open + OPEN.len() <= close => marker_text
+            .get(open + OPEN.len()..close)
+            .unwrap_or_default()
+            .trim(),
         _ => marker_text.trim(),
     }
 }

@@ -206,13 +206,9 @@ impl Job {
 
 /// The text blocks of a message, joined.
 fn text_of(content: &crate::content::Content) -> String {
-    content
-        .blocks
-        .iter()
-        .filter_map(|block| match block {
-            crate::content::Block::Text(text) => Some(text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let texts = content.blocks.iter().filter_map(|block| match block {
+        crate::content::Block::Text(text) => Some(text.as_str()),
+        _ => None,
+    });
+    crate::join::join(texts, "\n")
 }

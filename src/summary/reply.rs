@@ -71,7 +71,7 @@ fn content_text<N: Node>(content: &N) -> Option<String> {
             texts.push(text);
         }
     }
-    (!texts.is_empty()).then(|| texts.join("\n"))
+    (!texts.is_empty()).then(|| crate::join::join(texts.iter().map(String::as_str), "\n"))
 }
 
 /// Local reasoning models (DeepSeek R1, Qwen) served over chat completions
@@ -80,7 +80,7 @@ fn strip_thinking(text: &str) -> &str {
     let trimmed = text.trim_start();
     if trimmed.starts_with("<think>") {
         if let Some(end) = crate::summary::text::find(trimmed, "</think>") {
-            return &trimmed[end + "</think>".len()..];
+            return trimmed.get(end + "</think>".len()..).unwrap_or_default();
         }
     }
     text
@@ -93,8 +93,8 @@ fn describe<N: Node>(reply: &N) -> String {
             Ok(keys) if keys.is_empty() => "an object with no own fields".into(),
             Ok(keys) => {
                 let more = if keys.len() > 8 { ", ..." } else { "" };
-                let shown = keys.iter().take(8).map(String::as_str).collect::<Vec<_>>();
-                format!("an object with the fields {}{more}", shown.join(", "))
+                let shown = crate::join::join(keys.iter().take(8).map(String::as_str), ", ");
+                format!("an object with the fields {shown}{more}")
             }
             Err(_) => "an object whose fields could not be read".into(),
         },

@@ -33,8 +33,9 @@ pub fn neutralise(text: &str) -> Cow<'_, str> {
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start();
         let line: Cow<str> = if starts_with_ignore_case(trimmed, HEADER_PREFIX) {
-            let indent = &line[..line.len() - trimmed.len()];
-            Cow::Owned(format!("{indent}- - -{}", &trimmed[3..]))
+            let indent = line.get(..line.len() - trimmed.len()).unwrap_or_default();
+            let rest = trimmed.get(3..).unwrap_or_default();
+            Cow::Owned(format!("{indent}- - -{rest}"))
         } else {
             Cow::Borrowed(line)
         };
@@ -48,7 +49,7 @@ fn needs_neutralising(text: &str) -> bool {
     let bytes = text.as_bytes();
     bytes.iter().enumerate().any(|(i, &byte)| match byte {
         b'<' => opens_fence_tag(&bytes[i + 1..]),
-        b'-' => starts_with_ignore_case(&text[i..], HEADER_PREFIX),
+        b'-' => starts_with_ignore_case(text.get(i..).unwrap_or_default(), HEADER_PREFIX),
         _ => false,
     })
 }
@@ -73,12 +74,12 @@ fn neutralise_tags(line: &str, out: &mut String) {
     let mut start = 0;
     for (i, _) in line.match_indices('<') {
         if opens_fence_tag(&bytes[i + 1..]) {
-            out.push_str(&line[start..i]);
+            out.push_str(line.get(start..i).unwrap_or_default());
             out.push(NEUTRAL_ANGLE);
             start = i + 1;
         }
     }
-    out.push_str(&line[start..]);
+    out.push_str(line.get(start..).unwrap_or_default());
 }
 
 /// Whether the bytes after a `<` spell a fence tag: optional whitespace, an
@@ -134,8 +135,8 @@ pub fn excerpt(text: &str, max_chars: usize) -> Cow<'_, str> {
     let omitted = total - head - tail;
     Cow::Owned(format!(
         "{}\n[... {omitted} characters omitted ...]\n{}",
-        &text[..head_end],
-        &text[tail_start..]
+        text.get(..head_end).unwrap_or_default(),
+        text.get(tail_start..).unwrap_or_default()
     ))
 }
 
@@ -179,14 +180,17 @@ pub fn cut_at_line(text: &str, max_tokens: u64) -> (Cow<'_, str>, bool) {
     if end == 0 {
         let first = text.split_inclusive('\n').next().unwrap_or("");
         let mut cut = longest_prefix_within(first, max_tokens);
-        if let Some(space) = first[..cut].rfind(' ') {
+        if let Some(space) = first.get(..cut).unwrap_or_default().rfind(' ') {
             if space > 0 {
                 cut = space;
             }
         }
         end = cut;
     }
-    (Cow::Borrowed(text[..end].trim_end()), true)
+    (
+        Cow::Borrowed(text.get(..end).unwrap_or_default().trim_end()),
+        true,
+    )
 }
 
 /// The byte length of the longest prefix of `text` (at a character boundary)
@@ -195,7 +199,8 @@ fn longest_prefix_within(text: &str, max_tokens: u64) -> usize {
     let (mut low, mut high) = (0usize, text.chars().count());
     while low < high {
         let middle = low + (high - low).div_ceil(2);
-        if estimate::text_tokens(&text[..byte_at_char(text, middle)]) <= max_tokens {
+        let prefix = text.get(..byte_at_char(text, middle)).unwrap_or_default();
+        if estimate::text_tokens(prefix) <= max_tokens {
             low = middle;
         } else {
             high = middle - 1;

@@ -1,0 +1,78 @@
+//! The JS built-ins the bindings call on values they make themselves: new
+//! arrays, plain objects, errors. Declared here rather than taken from
+//! js-sys, which links its async task runtime and several dozen closure shims
+//! into every module that uses it (about 2 KB of the gzipped wasm) whether or
+//! not anything calls them. Reads of the caller's values go through `js.rs`.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    pub type Array;
+    /// `new Array(length)`: every slot a hole until set.
+    #[wasm_bindgen(constructor)]
+    pub fn new_with_length(length: u32) -> Array;
+    #[wasm_bindgen(method, indexing_setter)]
+    pub fn set(this: &Array, index: u32, value: JsValue);
+    #[wasm_bindgen(method, indexing_getter)]
+    pub fn get(this: &Array, index: u32) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub fn length(this: &Array) -> u32;
+
+    pub type Object;
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Object;
+
+    /// `Reflect.set` on an object the bindings made: nothing can throw.
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    fn reflect_set(target: &JsValue, key: &JsValue, value: &JsValue) -> bool;
+    /// `Reflect.defineProperty`: a `catch` import all the same, since the
+    /// object may be a copy whose prototype is the caller's.
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = defineProperty)]
+    pub fn define_property(
+        target: &JsValue,
+        key: &JsValue,
+        descriptor: &JsValue,
+    ) -> Result<bool, JsValue>;
+
+    pub type Error;
+    #[wasm_bindgen(constructor)]
+    pub fn new(message: &str) -> Error;
+
+    pub type TypeError;
+    #[wasm_bindgen(constructor)]
+    pub fn new(message: &str) -> TypeError;
+
+    pub type RangeError;
+    #[wasm_bindgen(constructor)]
+    pub fn new(message: &str) -> RangeError;
+}
+
+/// A JS array of these values, in order.
+pub fn array_of(values: impl ExactSizeIterator<Item = JsValue>) -> Array {
+    let array = Array::new_with_length(values.len() as u32);
+    for (index, value) in values.enumerate() {
+        array.set(index as u32, value);
+    }
+    array
+}
+
+/// The elements of an array a built-in returned (`Reflect.ownKeys`,
+/// `Object.keys`): a real array, so nothing here can throw.
+pub fn items(array: &Array) -> impl Iterator<Item = JsValue> + '_ {
+    (0..array.length()).map(|index| array.get(index))
+}
+
+/// A plain object with these fields.
+pub fn object(fields: &[(&str, JsValue)]) -> Object {
+    let object = Object::new();
+    for (key, value) in fields {
+        set(&object, key, value);
+    }
+    object
+}
+
+/// Sets a field of an object the bindings made.
+pub fn set(object: &Object, key: &str, value: &JsValue) {
+    reflect_set(object, &JsValue::from_str(key), value);
+}
