@@ -10,20 +10,9 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rng } from "../tests/support/random.mjs";
 
 const CORPUS_DIR = fileURLToPath(new URL("../tests/corpus/", import.meta.url));
-
-/** mulberry32: a small, fast, seeded PRNG. */
-function rng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function corpusLines(categories) {
   const texts = [];

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { loadWithInstance } from "./support/wasm-instance.mjs";
 import { startModelServer } from "../support/model-server.mjs";
 import { codingSession } from "../support/sessions.mjs";
+import { rng } from "../support/random.mjs";
 
 const { kram, memoryBytes, refSlots } = await loadWithInstance();
 const { compact, CompactionError, effectiveHistory, openAIChatGateway } = kram;
@@ -15,18 +16,6 @@ const { compact, CompactionError, effectiveHistory, openAIChatGateway } = kram;
 const CALLS = 1_000;
 const FAILURES = 100;
 const MAX_DELAY_MS = 50;
-
-/** mulberry32: a small seeded PRNG, so every run injects the same faults. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What the server does for each tag: its delay, and whether it fails. */
 const plans = new Map();
@@ -54,7 +43,7 @@ after(() => server.close());
 
 /** One round: CALLS calls at once, FAILURES of them (chosen by `seed`) answered with a 500. */
 async function round(number, seed) {
-  const next = random(seed);
+  const next = rng(seed);
   const tags = Array.from({ length: CALLS }, (_, i) => `L${number}n${i}x`);
   const order = tags.map((tag) => [next(), tag]).sort((a, b) => a[0] - b[0]);
   const injected = new Set(order.slice(0, FAILURES).map(([, tag]) => tag));
