@@ -29,6 +29,11 @@ const FENCE_LIKE = /<\s*\/?\s*(?:kram:compaction_summary|conversation_transcript
 const MB = 1024 * 1024;
 const BUDGET = 8_000;
 const count = (text, part) => text.split(part).length - 1;
+const revokedProxy = () => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+};
 const later = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Many turns of text, too big for pruning to save; `tag` makes it this case's own. */
@@ -174,6 +179,27 @@ const failures = [
     // (The getter's own error is not in the message: the reply is only "unreadable".)
     message: /^the gateway returned an object with the fields content;/,
   },
+  {
+    name: "answers a thenable whose then throws",
+    gateway: () => ({
+      then() {
+        throw new Error("then boom");
+      },
+    }),
+    message: /^the gateway failed: then boom$/,
+  },
+  {
+    name: "answers a Proxy whose traps throw",
+    gateway: () => {
+      const trap = (what) => () => {
+        throw new Error(what);
+      };
+      return new Proxy({}, { get: trap("get trap"), ownKeys: trap("keys trap"), has: trap("has trap") });
+    },
+    message: /^the gateway failed: get trap$/,
+  },
+  { name: "answers a revoked Proxy", gateway: () => revokedProxy(), message: /^the gateway failed: .*revoked/ },
+  { name: "answers a BigInt", gateway: () => 10n, message: /^the gateway returned a non-JSON value;/ },
   {
     name: "never resolves",
     gateway: () => new Promise(() => {}),
