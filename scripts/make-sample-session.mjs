@@ -16,6 +16,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from "n
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rng } from "../tests/support/random.mjs";
 import { story } from "./sample-session-story.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -26,17 +27,6 @@ const REPORT_CSS = join(MODULES, "playwright-core", "lib", "vite", "htmlReport",
 const SEED = 20261101;
 const require = createRequire(join(ROOT, "package.json"));
 
-/** mulberry32: a small seeded generator, so the output never changes by chance. */
-function rng(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = rng(SEED);
 const pick = (items) => items[Math.floor(random() * items.length)];
 

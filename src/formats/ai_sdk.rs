@@ -8,9 +8,9 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    content_blocks, first_text, has_chat_fields, is_marker, json_text, output_text, part_type,
-    parts, parts_fit, role_of, string_field, text_milli, tool_call_block, type_name, untagged,
-    untyped_role, ATTACHMENT_MILLI,
+    content_blocks, has_chat_fields, is_marker, json_text, output_text, part_type, parts,
+    parts_fit, role_of, string_field, tag_candidate, text_milli, tool_call_block, type_name,
+    untagged, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
 use crate::node::{Kind, Node};
@@ -78,7 +78,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
             ))
         }
     }
-    let first = first_text(content.as_ref());
+    let first = tag_candidate(&role_name, content.as_ref());
     view.is_marker = is_marker(
         &role_name,
         string_field(message, "name").as_deref(),

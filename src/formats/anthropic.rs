@@ -9,8 +9,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    content_blocks, first_text, has_chat_fields, is_marker, output_text, part_type, parts,
-    parts_fit, role_of, string_field, text_milli, tool_call_block, untagged, untyped_role,
+    content_blocks, has_chat_fields, is_marker, output_text, part_type, parts, parts_fit, role_of,
+    string_field, tag_candidate, text_milli, tool_call_block, untagged, untyped_role,
     ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
@@ -82,7 +82,11 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
             ))
         }
     }
-    let marker = is_marker(&role_name, None, first_text(content.as_ref()).as_deref());
+    let marker = is_marker(
+        &role_name,
+        None,
+        tag_candidate(&role_name, content.as_ref()).as_deref(),
+    );
     if marker {
         role = RoleKind::System;
     } else if !answers.is_empty() && other_blocks == 0 {

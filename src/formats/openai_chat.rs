@@ -6,7 +6,7 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    first_text, is_marker, parts_fit, text_milli, untagged, untyped_role, ATTACHMENT_MILLI,
+    is_marker, parts_fit, tag_candidate, text_milli, untagged, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
 use crate::history::COMPACTION_MARKER_NAME;
@@ -39,7 +39,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let mut milli = 0;
     let mut content_text: Option<String> = None;
     let content = at.get(message, "content", "content")?;
-    let first = first_text(content.as_ref());
+    let first = tag_candidate(&role_name, content.as_ref());
     // A tool message without content has no payload to clear: a placeholder
     // would add a field rather than replace one.
     let has_payload = content.is_some();

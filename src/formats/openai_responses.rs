@@ -16,8 +16,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    content_blocks, first_text, has, has_chat_fields, is_marker, output_text, part_type, parts,
-    parts_fit, role_of, string_field, tagged, text_milli, tool_call_block, type_name, untagged,
+    content_blocks, has, has_chat_fields, is_marker, output_text, part_type, parts, parts_fit,
+    role_of, string_field, tag_candidate, tagged, text_milli, tool_call_block, type_name, untagged,
     ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
@@ -136,7 +136,11 @@ fn message_milli<N: Node>(item: &N, at: &At, view: &mut MessageView) -> Result<u
             ))
         }
     };
-    view.is_marker = is_marker(&role, None, first_text(content.as_ref()).as_deref());
+    view.is_marker = is_marker(
+        &role,
+        None,
+        tag_candidate(&role, content.as_ref()).as_deref(),
+    );
     if view.is_marker {
         view.role = RoleKind::System;
     }

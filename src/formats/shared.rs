@@ -55,6 +55,16 @@ pub fn is_marker(role: &str, name: Option<&str>, first_text: Option<&str>) -> bo
     named || tagged
 }
 
+/// The first text of a message whose role can carry the marker tag, for
+/// `is_marker`; `None` for the other roles, whose content (tool output, most
+/// of a history's bytes) is then not read a second time.
+pub fn tag_candidate<N: Node>(role: &str, content: Option<&N>) -> Option<String> {
+    match role {
+        "system" | "developer" | "user" => first_text(content),
+        _ => None,
+    }
+}
+
 /// The first text of a message's content: the string itself, or the text of
 /// a first part that is a text part.
 pub fn first_text<N: Node>(content: Option<&N>) -> Option<String> {

@@ -75,13 +75,15 @@ fn content_text<N: Node>(content: &N) -> Option<String> {
 }
 
 /// Local reasoning models (DeepSeek R1, Qwen) served over chat completions
-/// put their thinking before the answer in `<think>` tags.
+/// put their thinking before the answer in `<think>` tags. A reply cut off
+/// while still thinking has no answer at all: nothing of it is a summary.
 fn strip_thinking(text: &str) -> &str {
     let trimmed = text.trim_start();
     if trimmed.starts_with("<think>") {
-        if let Some(end) = crate::summary::text::find(trimmed, "</think>") {
-            return trimmed.get(end + "</think>".len()..).unwrap_or_default();
-        }
+        return match crate::summary::text::find(trimmed, "</think>") {
+            Some(end) => trimmed.get(end + "</think>".len()..).unwrap_or_default(),
+            None => "",
+        };
     }
     text
 }
@@ -138,6 +140,7 @@ mod tests {
                 .trim(),
             "## Objective"
         );
+        assert_eq!(text(json!("<think>I will not answer")).unwrap(), "");
     }
 
     #[test]
