@@ -116,6 +116,9 @@ await step("esbuild", async () => {
     target: "es2022",
     legalComments: "none",
     logLevel: "warning",
+    // wasm-bindgen's glue names the guarded.js snippet once per import it
+    // takes from it, each time the same module: a duplicate key, not a bug.
+    logOverride: { "duplicate-object-key": "silent" },
     define: { __KRAM_VERSION__: JSON.stringify(version) },
   };
   // Node, CommonJS: the nodejs glue instantiates the .wasm synchronously
