@@ -2,7 +2,7 @@
 //! reads and checks the whole history, then applies one rule.
 
 use crate::error::{check_budget, InputError};
-use crate::formats::{read_history, Format};
+use crate::formats::{read_history, read_structure, Format};
 use crate::history;
 use crate::node::Node;
 use crate::plan::{with_edits, Output};
@@ -46,7 +46,7 @@ pub fn effective_history<N: Node>(
     all: &[N],
     format: Option<Format>,
 ) -> Result<Vec<Output>, InputError> {
-    let views = views(all, format, "all")?;
+    let views = read_structure(all, format, "all")?;
     Ok((history::effective_start(&views)..all.len())
         .map(Output::Keep)
         .collect())
@@ -85,7 +85,7 @@ pub fn latest_turn_start<N: Node>(
     format: Option<Format>,
 ) -> Result<usize, InputError> {
     Ok(prune::protected_from(
-        &views(effective, format, "effective")?,
+        &read_structure(effective, format, "effective")?,
         1,
     ))
 }

@@ -61,6 +61,7 @@ pub fn describe_messages<N: Node>(
                 argument,
                 index,
                 placeholder: DEFAULT_PLACEHOLDER,
+                sizes: true,
             };
             let content = format.content(message, &at)?;
             Ok(MessageInfo {

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use kram_compaction::api;
 use kram_compaction::content::Block;
 use kram_compaction::error::ErrorKind;
-use kram_compaction::formats::{read_history, At, Format, ALL_FORMATS};
+use kram_compaction::formats::{read_history, read_structure, At, Format, ALL_FORMATS};
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 use kram_compaction::view::MessageView;
@@ -351,6 +351,7 @@ fn transcript(messages: &[Value]) -> Vec<(String, Vec<Block>)> {
                 argument: "messages",
                 index,
                 placeholder: DEFAULT_PLACEHOLDER,
+                sizes: true,
             };
             let content = format.content(&message, &at).unwrap();
             (content.role, content.blocks)
@@ -460,4 +461,30 @@ fn responses_item_references_read_with_or_without_their_type() {
         error.message,
         "messages[0].type must be a string, got number"
     );
+}
+
+#[test]
+fn a_read_without_sizes_sees_the_same_structure() {
+    for &format in ALL_FORMATS {
+        let name = format.name();
+        let messages = fixture(format);
+        let (_, full) = views(&messages, None);
+        let structure = read_structure(&refs(&messages), None, "messages").unwrap();
+        assert_eq!(structure.len(), full.len(), "{name}");
+        for (index, (bare, sized)) in structure.iter().zip(&full).enumerate() {
+            let at = format!("{name}[{index}]");
+            assert_eq!(bare.role, sized.role, "{at}");
+            assert_eq!(bare.starts_user_turn, sized.starts_user_turn, "{at}");
+            assert_eq!(bare.is_marker, sized.is_marker, "{at}");
+            assert_eq!(bare.opens, sized.opens, "{at}");
+            assert_eq!(bare.answers, sized.answers, "{at}");
+            assert_eq!(bare.tool_results.len(), sized.tool_results.len(), "{at}");
+            assert!(bare.tokens <= sized.tokens, "{at}");
+        }
+        assert!(
+            structure.iter().map(|v| v.tokens).sum::<u64>()
+                < full.iter().map(|v| v.tokens).sum::<u64>(),
+            "{name}: nothing was estimated"
+        );
+    }
 }

@@ -14,7 +14,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{At, Format};
 use crate::node::{Kind, Node};
-use crate::view::{json_milli_tokens, MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
 
 /// What a cleared result's `output` becomes: a text output holding the
 /// placeholder, or an error-text one for a result that was an error, so the
@@ -62,7 +62,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let mut milli = 0;
     match &content {
         Some(text) if text.kind() == Kind::String => {
-            milli += estimate::text_milli_tokens(&text.text().unwrap_or_default());
+            milli += at.milli(&text.text().unwrap_or_default());
         }
         Some(array) if array.kind() == Kind::Array => {
             let parts = parts(at, array, "content", "a content part object")?;
@@ -109,7 +109,7 @@ fn part_milli<N: Node>(
                 "toolCallId",
             )?);
             let input = at.get(part, &format!("{field}.input"), "input")?;
-            text_milli(part, at, field, "toolName")? + input.map_or(0, |i| json_milli_tokens(&i))
+            text_milli(part, at, field, "toolName")? + input.map_or(0, |i| at.json_milli(&i))
         }
         "tool-result" => {
             view.answers.push(at.required_string(
@@ -121,7 +121,7 @@ fn part_milli<N: Node>(
             view.tool_results.extend(result);
             text_milli(part, at, field, "toolName")? + output_milli
         }
-        _ => json_milli_tokens(part),
+        _ => at.json_milli(part),
     })
 }
 
@@ -147,9 +147,9 @@ fn output<N: Node>(
     let (milli, cleared) = match kind.as_str() {
         "text" | "error-text" => {
             let text = at.required_string(&output, &value_field, "value")?;
-            (estimate::text_milli_tokens(&text), text == at.placeholder)
+            (at.milli(&text), text == at.placeholder)
         }
-        "json" | "error-json" => (value.map_or(0, |v| json_milli_tokens(&v)), false),
+        "json" | "error-json" => (value.map_or(0, |v| at.json_milli(&v)), false),
         "content" => {
             let Some(value) = value else {
                 return Err(at.type_error(&value_field, "an array", Kind::Undefined));
@@ -160,12 +160,12 @@ fn output<N: Node>(
                     "text" => text_milli(&item, at, &item_field, "text")?,
                     "media" | "image-data" | "image-url" | "image-file-id" | "file-data"
                     | "file-url" | "file-id" => ATTACHMENT_MILLI,
-                    _ => json_milli_tokens(&item),
+                    _ => at.json_milli(&item),
                 };
             }
             (milli, false)
         }
-        _ => return Ok((json_milli_tokens(&output), None)),
+        _ => return Ok((at.json_milli(&output), None)),
     };
     let replacement = if kind.starts_with("error") {
         CLEARED_ERROR

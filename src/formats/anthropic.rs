@@ -15,7 +15,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{At, Format};
 use crate::node::{Kind, Node};
-use crate::view::{json_milli_tokens, MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
 
 const ROLES: &[(&str, RoleKind)] = &[("user", RoleKind::User), ("assistant", RoleKind::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
@@ -45,7 +45,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let mut other_blocks = 0;
     match &content {
         Some(text) if text.kind() == Kind::String => {
-            milli += estimate::text_milli_tokens(&text.text().unwrap_or_default());
+            milli += at.milli(&text.text().unwrap_or_default());
             other_blocks += 1;
         }
         Some(array) if array.kind() == Kind::Array => {
@@ -60,7 +60,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
                         opens.push(at.required_string(block, &format!("{field}.id"), "id")?);
                         let input = at.get(block, &format!("{field}.input"), "input")?;
                         text_milli(block, at, field, "name")?
-                            + input.map_or(0, |i| json_milli_tokens(&i))
+                            + input.map_or(0, |i| at.json_milli(&i))
                     }
                     "tool_result" => {
                         let id_field = format!("{field}.tool_use_id");
@@ -114,7 +114,7 @@ fn block_milli<N: Node>(block: &N, kind: &str, field: &str, at: &At) -> Result<u
         // The encrypted thinking stands in for the thinking it hides.
         "redacted_thinking" => text_milli(block, at, field, "data")?,
         "image" | "document" => ATTACHMENT_MILLI,
-        _ => json_milli_tokens(block),
+        _ => at.json_milli(block),
     })
 }
 
@@ -133,7 +133,7 @@ fn tool_result<N: Node>(
     let (milli, cleared) = match content.kind() {
         Kind::String => {
             let text = content.text().unwrap_or_default();
-            (estimate::text_milli_tokens(&text), text == at.placeholder)
+            (at.milli(&text), text == at.placeholder)
         }
         Kind::Array => {
             let mut milli = 0;

@@ -114,9 +114,30 @@ pub struct At<'a> {
     pub argument: &'a str,
     pub index: usize,
     pub placeholder: &'a str,
+    /// Whether to estimate sizes: `effectiveHistory` and `latestTurnStart`
+    /// need only the structure, and the estimate is most of a read's time.
+    pub sizes: bool,
 }
 
 impl At<'_> {
+    /// The estimate of a text, in thousandths of a token (0 without sizes).
+    pub fn milli(&self, text: &str) -> u64 {
+        if self.sizes {
+            crate::estimate::text_milli_tokens(text)
+        } else {
+            0
+        }
+    }
+
+    /// The estimate of a free-form JSON value (0 without sizes).
+    pub fn json_milli<N: Node>(&self, value: &N) -> u64 {
+        if self.sizes {
+            crate::view::json_milli_tokens(value)
+        } else {
+            0
+        }
+    }
+
     /// `effective[3].tool_calls[0].id`
     pub fn path(&self, field: &str) -> String {
         if field.is_empty() {
@@ -185,10 +206,38 @@ pub fn read_history<N: Node>(
     argument: &str,
     placeholder: &str,
 ) -> Result<(Format, Vec<MessageView>), InputError> {
+    read(messages, forced, argument, placeholder, true)
+}
+
+/// `read_history` without the estimates: every check, every role, turn,
+/// marker and tool-call id, but each view's `tokens` is only the overhead.
+pub fn read_structure<N: Node>(
+    messages: &[N],
+    forced: Option<Format>,
+    argument: &str,
+) -> Result<Vec<MessageView>, InputError> {
+    read(
+        messages,
+        forced,
+        argument,
+        crate::prune::DEFAULT_PLACEHOLDER,
+        false,
+    )
+    .map(|(_, views)| views)
+}
+
+fn read<N: Node>(
+    messages: &[N],
+    forced: Option<Format>,
+    argument: &str,
+    placeholder: &str,
+    sizes: bool,
+) -> Result<(Format, Vec<MessageView>), InputError> {
     let at = |index| At {
         argument,
         index,
         placeholder,
+        sizes,
     };
     let format = match forced {
         Some(format) => format,

@@ -11,7 +11,7 @@ use crate::formats::shared::{
 use crate::formats::{At, Format};
 use crate::history::COMPACTION_MARKER_NAME;
 use crate::node::{Kind, Node};
-use crate::view::{json_milli_tokens, MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
 
 /// Any role (unknown ones read as system-like), no `type`, and no part of a
 /// type only another format has.
@@ -47,7 +47,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         match content.kind() {
             Kind::String => {
                 let text = content.text().unwrap_or_default();
-                milli += estimate::text_milli_tokens(&text);
+                milli += at.milli(&text);
                 content_text = Some(text.into_owned());
             }
             Kind::Null => {}
@@ -66,7 +66,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let name = at.string(message, "name", "name")?;
     let name = name.and_then(|n| n.text().map(|t| t.into_owned()));
     if let Some(name) = &name {
-        milli += estimate::text_milli_tokens(name);
+        milli += at.milli(name);
     }
 
     let mut opens = Vec::new();
@@ -92,7 +92,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
                 for key in ["name", "arguments"] {
                     let field = format!("{field}.function.{key}");
                     if let Some(text) = at.string(&function, &field, key)? {
-                        milli += estimate::text_milli_tokens(&text.text().unwrap_or_default());
+                        milli += at.milli(&text.text().unwrap_or_default());
                     }
                 }
             }
@@ -148,7 +148,7 @@ fn parts_milli<N: Node>(parts: &N, at: &At) -> Result<u64, InputError> {
             "text" => text_milli(&part, at, &field, "text")?,
             "refusal" => text_milli(&part, at, &field, "refusal")?,
             "image_url" | "input_audio" | "file" => ATTACHMENT_MILLI,
-            _ => json_milli_tokens(&part),
+            _ => at.json_milli(&part),
         };
     }
     Ok(milli)

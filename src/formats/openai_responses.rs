@@ -22,7 +22,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{At, Format};
 use crate::node::{Kind, Node};
-use crate::view::{json_milli_tokens, MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
 
 const ROLES: &[(&str, RoleKind)] = &[
     ("user", RoleKind::User),
@@ -111,7 +111,7 @@ pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
             }
             match other {
                 "computer_call_output" | "image_generation_call" => ATTACHMENT_MILLI,
-                _ => json_milli_tokens(item),
+                _ => at.json_milli(item),
             }
         }
     };
@@ -124,9 +124,7 @@ fn message_milli<N: Node>(item: &N, at: &At, view: &mut MessageView) -> Result<u
     view.role = kind;
     let content = at.get(item, "content", "content")?;
     let milli = match &content {
-        Some(text) if text.kind() == Kind::String => {
-            estimate::text_milli_tokens(&text.text().unwrap_or_default())
-        }
+        Some(text) if text.kind() == Kind::String => at.milli(&text.text().unwrap_or_default()),
         Some(array) if array.kind() == Kind::Array => parts_milli(array, "content", at)?,
         other => {
             return Err(at.type_error(
@@ -157,7 +155,7 @@ fn parts_milli<N: Node>(array: &N, field: &str, at: &At) -> Result<u64, InputErr
             "input_text" | "output_text" => text_milli(&part, at, &part_field, "text")?,
             "refusal" => text_milli(&part, at, &part_field, "refusal")?,
             "input_image" | "input_file" | "input_audio" => ATTACHMENT_MILLI,
-            _ => json_milli_tokens(&part),
+            _ => at.json_milli(&part),
         };
     }
     Ok(milli)
@@ -169,7 +167,7 @@ fn call_output<N: Node>(item: &N, at: &At) -> Result<(u64, ToolResult), InputErr
     let (milli, cleared) = match &output {
         Some(text) if text.kind() == Kind::String => {
             let text = text.text().unwrap_or_default();
-            (estimate::text_milli_tokens(&text), text == at.placeholder)
+            (at.milli(&text), text == at.placeholder)
         }
         Some(array) if array.kind() == Kind::Array => (parts_milli(array, "output", at)?, false),
         other => {
@@ -202,7 +200,7 @@ fn reasoning_milli<N: Node>(item: &N, at: &At) -> Result<u64, InputError> {
         }
     }
     if let Some(encrypted) = at.string(item, "encrypted_content", "encrypted_content")? {
-        milli += estimate::text_milli_tokens(&encrypted.text().unwrap_or_default());
+        milli += at.milli(&encrypted.text().unwrap_or_default());
     }
     Ok(milli)
 }

@@ -3,7 +3,7 @@
 
 use crate::content::Block;
 use crate::error::InputError;
-use crate::estimate::{self, ATTACHMENT_TOKENS};
+use crate::estimate::ATTACHMENT_TOKENS;
 use crate::formats::{At, Format};
 use crate::history::COMPACTION_MARKER_NAME;
 use crate::node::{Kind, Node};
@@ -210,7 +210,7 @@ pub fn join(field: &str, key: &str) -> String {
 /// A required string field, counted as text.
 pub fn text_milli<N: Node>(part: &N, at: &At, field: &str, key: &str) -> Result<u64, InputError> {
     let text = at.required_string(part, &join(field, key), key)?;
-    Ok(estimate::text_milli_tokens(&text))
+    Ok(at.milli(&text))
 }
 
 /// The parts of an array field: `(field name of part i, part)` for each, with

@@ -50,6 +50,7 @@ impl Job {
             argument: "effective",
             index,
             placeholder: DEFAULT_PLACEHOLDER,
+            sizes: true,
         };
         let marker = views.iter().rposition(|view| view.is_marker);
         let start = marker.map_or(0, |m| m + 1);
