@@ -4,8 +4,8 @@
 //! (tests/js/boundary.test.mjs checks the glue for unguarded calls). Calls
 //! that answer a boolean are `catch` imports; calls that answer a JS value go
 //! through `guarded.js`, because a `catch` import returning a value loses a
-//! slot of the reference table on each exception. Use these, not js-sys's
-//! `Reflect::get` and friends, on anything a caller handed in.
+//! slot of the reference table on each exception. Use these on anything a
+//! caller handed in; `builtins.rs` is for values the bindings made.
 
 use wasm_bindgen::prelude::*;
 
