@@ -22,36 +22,37 @@ pub fn reply_text<N: Node>(reply: &N) -> Result<String, String> {
     }
 }
 
-fn get<N: Node>(node: &N, key: &str) -> Option<N> {
-    node.field(key).ok().flatten()
+/// A field of the reply; a getter or trap that throws is an error naming it.
+fn get<N: Node>(node: &N, key: &str) -> Result<Option<N>, String> {
+    node.field(key)
+        .map_err(|thrown| format!("the gateway's reply could not be read at {key}: {thrown}"))
 }
 
 /// The text where one of the accepted shapes has it: `choices[0].message
 /// .content` (a chat completion), `text` (AI SDK), `content` (a string, or
 /// Anthropic's blocks). A chat completion's refusal is an error of its own.
 fn found_text<N: Node>(reply: &N) -> Result<Option<String>, String> {
-    if let Some(choices) = get(reply, "choices") {
-        let Some(message) = choices
-            .item(0)
-            .ok()
-            .and_then(|first| get(&first, "message"))
-        else {
+    if let Some(choices) = get(reply, "choices")? {
+        let Some(first) = choices.item(0).ok() else {
             return Ok(None);
         };
-        let text = get(&message, "content").and_then(|content| content_text(&content));
+        let Some(message) = get(&first, "message")? else {
+            return Ok(None);
+        };
+        let text = get(&message, "content")?.and_then(|content| content_text(&content));
         if text.is_none() {
             if let Some(refusal) =
-                get(&message, "refusal").and_then(|r| r.text().map(|t| t.into_owned()))
+                get(&message, "refusal")?.and_then(|r| r.text().map(|t| t.into_owned()))
             {
                 return Err(format!("the model refused to summarise: {refusal}"));
             }
         }
         return Ok(text);
     }
-    if let Some(text) = get(reply, "text").and_then(|t| t.text().map(|t| t.into_owned())) {
+    if let Some(text) = get(reply, "text")?.and_then(|t| t.text().map(|t| t.into_owned())) {
         return Ok(Some(text));
     }
-    Ok(get(reply, "content").and_then(|content| content_text(&content)))
+    Ok(get(reply, "content")?.and_then(|content| content_text(&content)))
 }
 
 /// A string, or the text of `{ type: "text", text }` blocks joined; `None`
@@ -63,8 +64,13 @@ fn content_text<N: Node>(content: &N) -> Option<String> {
     let mut texts = Vec::new();
     for i in 0..content.array_len().unwrap_or(0) {
         let Ok(block) = content.item(i) else { continue };
-        let is_text = get(&block, "type").is_some_and(|t| t.text().is_some_and(|t| t == "text"));
+        let is_text = get(&block, "type")
+            .ok()
+            .flatten()
+            .is_some_and(|t| t.text().is_some_and(|t| t == "text"));
         if let Some(text) = get(&block, "text")
+            .ok()
+            .flatten()
             .filter(|_| is_text)
             .and_then(|t| t.text().map(|t| t.into_owned()))
         {

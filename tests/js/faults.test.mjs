@@ -176,8 +176,7 @@ const failures = [
         throw new Error("getter trap");
       },
     }),
-    // (The getter's own error is not in the message: the reply is only "unreadable".)
-    message: /^the gateway returned an object with the fields content;/,
+    message: /^the gateway's reply could not be read at content: it threw getter trap$/,
   },
   {
     name: "answers a thenable whose then throws",
