@@ -62,7 +62,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let mut milli = 0;
     match &content {
         Some(text) if text.kind() == Kind::String => {
-            milli += at.milli(&text.text().unwrap_or_default());
+            milli += at.text_milli(text);
         }
         Some(array) if array.kind() == Kind::Array => {
             let parts = parts(at, array, "content", "a content part object")?;
@@ -145,10 +145,10 @@ fn output<N: Node>(
     let value_field = format!("{field}.value");
     let value = at.get(&output, &value_field, "value")?;
     let (milli, cleared) = match kind.as_str() {
-        "text" | "error-text" => {
-            let text = at.required_string(&output, &value_field, "value")?;
-            (at.milli(&text), text == at.placeholder)
-        }
+        "text" | "error-text" => match at.string(&output, &value_field, "value")? {
+            Some(text) => at.payload(&text),
+            None => return Err(at.type_error(&value_field, "a string", Kind::Undefined)),
+        },
         "json" | "error-json" => (value.map_or(0, |v| at.json_milli(&v)), false),
         "content" => {
             let Some(value) = value else {

@@ -45,7 +45,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let mut other_blocks = 0;
     match &content {
         Some(text) if text.kind() == Kind::String => {
-            milli += at.milli(&text.text().unwrap_or_default());
+            milli += at.text_milli(text);
             other_blocks += 1;
         }
         Some(array) if array.kind() == Kind::Array => {
@@ -131,10 +131,7 @@ fn tool_result<N: Node>(
         return Ok(None);
     };
     let (milli, cleared) = match content.kind() {
-        Kind::String => {
-            let text = content.text().unwrap_or_default();
-            (at.milli(&text), text == at.placeholder)
-        }
+        Kind::String => at.payload(&content),
         Kind::Array => {
             let mut milli = 0;
             for (inner_field, inner) in

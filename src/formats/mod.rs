@@ -129,6 +129,30 @@ impl At<'_> {
         }
     }
 
+    /// The estimate of a string value, which is read only to be estimated.
+    pub fn text_milli<N: Node>(&self, text: &N) -> u64 {
+        if self.sizes {
+            text.text()
+                .map_or(0, |text| crate::estimate::text_milli_tokens(&text))
+        } else {
+            0
+        }
+    }
+
+    /// A tool result's string payload: its estimate, and whether it already
+    /// is the placeholder. Without sizes neither matters, and the text (most
+    /// of a history's bytes) is not read at all.
+    pub fn payload<N: Node>(&self, text: &N) -> (u64, bool) {
+        if !self.sizes {
+            return (0, false);
+        }
+        let text = text.text().unwrap_or_default();
+        (
+            crate::estimate::text_milli_tokens(&text),
+            text == self.placeholder,
+        )
+    }
+
     /// The estimate of a free-form JSON value (0 without sizes).
     pub fn json_milli<N: Node>(&self, value: &N) -> u64 {
         if self.sizes {

@@ -37,7 +37,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     };
 
     let mut milli = 0;
-    let mut content_text: Option<String> = None;
+    let mut cleared = false;
     let content = at.get(message, "content", "content")?;
     let first = tag_candidate(&role_name, content.as_ref());
     // A tool message without content has no payload to clear: a placeholder
@@ -46,9 +46,9 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     if let Some(content) = content {
         match content.kind() {
             Kind::String => {
-                let text = content.text().unwrap_or_default();
-                milli += at.milli(&text);
-                content_text = Some(text.into_owned());
+                let (text_milli, is_placeholder) = at.payload(&content);
+                milli += text_milli;
+                cleared = is_placeholder;
             }
             Kind::Null => {}
             Kind::Array => milli += parts_milli(&content, at)?,
@@ -92,7 +92,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
                 for key in ["name", "arguments"] {
                     let field = format!("{field}.function.{key}");
                     if let Some(text) = at.string(&function, &field, key)? {
-                        milli += at.milli(&text.text().unwrap_or_default());
+                        milli += at.text_milli(&text);
                     }
                 }
             }
@@ -112,7 +112,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         if has_payload {
             tool_results.push(ToolResult {
                 tokens: estimate::milli_to_tokens(content_milli),
-                cleared: content_text.as_deref() == Some(at.placeholder),
+                cleared,
                 path: vec![PathStep::Key("content")],
                 replacement: Replacement::Placeholder,
             });

@@ -124,7 +124,7 @@ fn message_milli<N: Node>(item: &N, at: &At, view: &mut MessageView) -> Result<u
     view.role = kind;
     let content = at.get(item, "content", "content")?;
     let milli = match &content {
-        Some(text) if text.kind() == Kind::String => at.milli(&text.text().unwrap_or_default()),
+        Some(text) if text.kind() == Kind::String => at.text_milli(text),
         Some(array) if array.kind() == Kind::Array => parts_milli(array, "content", at)?,
         other => {
             return Err(at.type_error(
@@ -165,10 +165,7 @@ fn parts_milli<N: Node>(array: &N, field: &str, at: &At) -> Result<u64, InputErr
 fn call_output<N: Node>(item: &N, at: &At) -> Result<(u64, ToolResult), InputError> {
     let output = at.get(item, "output", "output")?;
     let (milli, cleared) = match &output {
-        Some(text) if text.kind() == Kind::String => {
-            let text = text.text().unwrap_or_default();
-            (at.milli(&text), text == at.placeholder)
-        }
+        Some(text) if text.kind() == Kind::String => at.payload(text),
         Some(array) if array.kind() == Kind::Array => (parts_milli(array, "output", at)?, false),
         other => {
             return Err(at.type_error(
@@ -200,7 +197,7 @@ fn reasoning_milli<N: Node>(item: &N, at: &At) -> Result<u64, InputError> {
         }
     }
     if let Some(encrypted) = at.string(item, "encrypted_content", "encrypted_content")? {
-        milli += at.milli(&encrypted.text().unwrap_or_default());
+        milli += at.text_milli(&encrypted);
     }
     Ok(milli)
 }
