@@ -16,12 +16,18 @@ use crate::hash::Fnv1a;
 /// more slots than the formats read names, they rarely meet.
 const SLOTS: usize = 512;
 
+/// Longer names (a key of arbitrary JSON may be megabytes) are not kept.
+const LONGEST_KEPT: usize = 64;
+
 thread_local! {
     static KEPT: RefCell<Vec<Option<(String, JsValue)>>> = RefCell::new(vec![None; SLOTS]);
 }
 
 /// `name` as a JS string.
 pub fn key(name: &str) -> JsValue {
+    if name.len() > LONGEST_KEPT {
+        return JsValue::from_str(name);
+    }
     let mut hasher = Fnv1a::default();
     hasher.write(name.as_bytes());
     let slot = hasher.finish() as usize % SLOTS;
