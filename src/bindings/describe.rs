@@ -3,7 +3,6 @@
 use wasm_bindgen::prelude::*;
 
 use super::builtins::{array_of, object, Object};
-
 use super::convert::{read_array, read_format_option, to_js_error};
 use super::types::{FormatOptionsArg, MessageList};
 use crate::content::Block;

@@ -145,10 +145,9 @@ fn output<N: Node>(
     let value_field = format!("{field}.value");
     let value = at.get(&output, &value_field, "value")?;
     let (milli, cleared) = match kind.as_str() {
-        "text" | "error-text" => match at.string(&output, &value_field, "value")? {
-            Some(text) => at.payload(&text),
-            None => return Err(at.type_error(&value_field, "a string", Kind::Undefined)),
-        },
+        "text" | "error-text" => {
+            at.payload(&at.required_string_value(&output, &value_field, "value")?)
+        }
         "json" | "error-json" => (value.map_or(0, |v| at.json_milli(&v)), false),
         "content" => {
             let Some(value) = value else {

@@ -200,6 +200,19 @@ impl At<'_> {
         }
     }
 
+    /// A string field that must be there, as its value: checked, not read.
+    pub fn required_string_value<N: Node>(
+        &self,
+        value: &N,
+        field: &str,
+        key: &str,
+    ) -> Result<N, InputError> {
+        match self.string(value, field, key)? {
+            Some(child) => Ok(child),
+            None => Err(self.type_error(field, "a string", Kind::Undefined)),
+        }
+    }
+
     /// A string field that must be there.
     pub fn required_string<N: Node>(
         &self,
@@ -207,10 +220,8 @@ impl At<'_> {
         field: &str,
         key: &str,
     ) -> Result<String, InputError> {
-        match self.string(value, field, key)? {
-            Some(child) => Ok(child.text().map(Cow::into_owned).unwrap_or_default()),
-            None => Err(self.type_error(field, "a string", Kind::Undefined)),
-        }
+        let child = self.required_string_value(value, field, key)?;
+        Ok(child.text().map(Cow::into_owned).unwrap_or_default())
     }
 
     /// An element of an array; an error when reading it threw.

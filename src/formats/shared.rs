@@ -209,11 +209,8 @@ pub fn join(field: &str, key: &str) -> String {
 
 /// A required string field, counted as text.
 pub fn text_milli<N: Node>(part: &N, at: &At, field: &str, key: &str) -> Result<u64, InputError> {
-    let field = join(field, key);
-    match at.string(part, &field, key)? {
-        Some(text) => Ok(at.text_milli(&text)),
-        None => Err(at.type_error(&field, "a string", Kind::Undefined)),
-    }
+    let text = at.required_string_value(part, &join(field, key), key)?;
+    Ok(at.text_milli(&text))
 }
 
 /// The parts of an array field: `(field name of part i, part)` for each, with
