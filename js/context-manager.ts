@@ -73,7 +73,9 @@ export class ContextManager {
     const estimate = (messages: readonly M[]) => wasm.estimateTokens(messages as unknown as Message[], format);
     const estimated = estimate(effective);
     const tokens = withUsage(all, effective.length, estimated, lastUsage, estimate);
-    const pruned = wasm.pruneForModel(effective as unknown as Message[], { ...this.#options.prune, ...format }) as unknown as M[];
+    const pruneOptions = { maxTokens: this.#maxTokens, ...this.#options.prune, ...format };
+    const prune = (messages: readonly M[]) => wasm.pruneForModel(messages as unknown as Message[], pruneOptions) as unknown as M[];
+    const pruned = prune(effective);
     // Pruning saves what the estimate says it saves, whatever the provider counted.
     const tokensPruned = Math.max(0, tokens - (estimated - estimate(pruned)));
     const { gateway, model } = this.#options;
@@ -102,33 +104,53 @@ export class ContextManager {
     }
     if (step.next === "emergency") return result("emergency", cut(pruned), step.reason);
 
-    // Summarise everything before the newest user turn; that turn (and any
-    // tool loop in it) follows the marker verbatim, so the model still sees
-    // the request it is working on, and no instruction to continue is needed.
-    const split = wasm.latestTurnStart(effective as unknown as Message[], format);
-    const head = effective.slice(0, split);
-    const tail = effective.slice(split);
+    // What to summarise and what follows the marker verbatim is decided in
+    // Rust before any call: the newest user turn, or (when it alone is too
+    // big) its request and newest steps. No call is made that cannot help.
+    const plan = wasm.compactionPlan(
+      effective as unknown as Message[],
+      this.#maxTokens,
+      tokens,
+      tokensPruned,
+      this.#options.compact,
+      format,
+    ) as CompactionPlan;
+    if (plan.skip !== undefined) return result("emergency", cut(pruned), plan.skip);
+    const kept = plan.keep.map((index) => effective[index]!);
     let marker: M;
     try {
-      marker = await compact(gateway!, model!, head, { ...this.#options.compact, ...format, ...(signal ? { signal } : {}) });
+      marker = await compact(gateway!, model!, effective.slice(0, plan.summariseEnd), {
+        ...this.#options.compact,
+        maxSummaryTokens: plan.maxSummaryTokens,
+        ...format,
+        ...(signal ? { signal } : {}),
+      });
     } catch (error) {
       if (signal?.aborted && error === signal.reason) throw error;
       const why = error instanceof Error ? error.message : String(error);
       return result("emergency", cut(pruned), `compacting failed (${why}); the emergency cut keeps the newest turns`);
     }
     this.#compactionsInRun += 1;
-    const compacted = [marker, ...tail];
-    const prunedAfter = wasm.pruneForModel(compacted as unknown as Message[], { ...this.#options.prune, ...format }) as unknown as M[];
+    // The instructions are sent again ahead of the marker; the store already has them.
+    const compacted = [...effective.slice(0, plan.instructions), marker, ...kept];
+    const prunedAfter = prune(compacted);
     const tokensCompacted = estimate(prunedAfter);
     const shortfall = wasm.compactionShortfall(tokens, tokensCompacted);
     if (shortfall !== undefined) return result("emergency", cut(pruned), `${shortfall}; the summary is dropped`);
-    const fits = tokensCompacted <= this.#maxTokens;
-    const reason =
-      `summarised ${head.length} messages before the newest user turn into a marker` +
-      (fits ? "" : "; the result was still over budget, so the emergency cut was applied to it");
-    return result("compacted", fits ? prunedAfter : cut(prunedAfter), reason, compacted);
+    if (tokensCompacted <= this.#maxTokens) return result("compacted", prunedAfter, plan.reason, [marker, ...kept]);
+    const sent = cut(prunedAfter);
+    const fallback = cut(pruned);
+    if (estimate(sent) > this.#maxTokens && estimate(fallback) <= this.#maxTokens) {
+      return result("emergency", fallback, `${plan.reasonCut}, but the marker and the newest step are still over it; the summary is dropped`);
+    }
+    return result("compacted", sent, plan.reasonCut, [marker, ...kept]);
   }
 }
+
+/** What `compactionPlan` decides (src/ladder.rs). */
+type CompactionPlan =
+  | { skip: string; instructions?: undefined; summariseEnd?: undefined; keep?: undefined; maxSummaryTokens?: undefined; reason?: undefined; reasonCut?: undefined }
+  | { skip?: undefined; instructions: number; summariseEnd: number; keep: number[]; maxSummaryTokens: number; reason: string; reasonCut: string };
 
 /** The budget measure: the provider's count for the messages it saw, estimates for the rest. */
 function withUsage<M>(

@@ -4,6 +4,7 @@
 use crate::error::{check_budget, InputError};
 use crate::formats::{read_history, read_structure, Format};
 use crate::history;
+use crate::ladder::CompactionPlan;
 use crate::node::Node;
 use crate::plan::{with_edits, Output};
 use crate::prune::{self, PruneOptions, DEFAULT_PLACEHOLDER};
@@ -42,12 +43,17 @@ pub fn needs_compaction<N: Node>(
     ))
 }
 
+/// The leading system messages (instructions), then everything from the
+/// newest compaction marker on; the whole history when there is no marker.
 pub fn effective_history<N: Node>(
     all: &[N],
     format: Option<Format>,
 ) -> Result<Vec<Output>, InputError> {
     let views = read_structure(all, format, "all")?;
-    Ok((history::effective_start(&views)..all.len())
+    let instructions = crate::cuts::instructions(&views);
+    let start = history::effective_start(&views).max(instructions);
+    Ok((0..instructions)
+        .chain(start..all.len())
         .map(Output::Keep)
         .collect())
 }
@@ -72,20 +78,24 @@ pub fn emergency_prune<N: Node>(
     let max_tokens = check_budget(max_tokens, "maxTokens")?;
     let views = views(effective, format, "effective")?;
     let cut = prune::emergency_cut(&views, max_tokens);
-    Ok((0..cut.leading)
-        .chain(cut.keep_from..effective.len())
-        .map(Output::Keep)
-        .collect())
+    Ok(cut.kept(effective.len()).map(Output::Keep).collect())
 }
 
-/// The index in `effective` where its newest user turn starts (0 when there
-/// is none): what a compaction keeps verbatim after the marker.
-pub fn latest_turn_start<N: Node>(
+/// The compaction the ladder would make of `effective` at `max_tokens`, or
+/// why it would not call the summariser (see `ladder::plan_compaction`).
+pub fn compaction_plan<N: Node>(
     effective: &[N],
+    max_tokens: f64,
+    max_summary_tokens: u64,
+    tokens_before: u64,
     format: Option<Format>,
-) -> Result<usize, InputError> {
-    Ok(prune::protected_from(
-        &read_structure(effective, format, "effective")?,
-        1,
+) -> Result<Result<CompactionPlan, String>, InputError> {
+    let max_tokens = check_budget(max_tokens, "maxTokens")?;
+    let views = views(effective, format, "effective")?;
+    Ok(crate::ladder::plan_compaction(
+        &views,
+        max_tokens as u64,
+        max_summary_tokens,
+        tokens_before,
     ))
 }

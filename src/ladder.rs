@@ -3,6 +3,10 @@
 //! enough progress. `ContextManager` (js/context-manager.ts) runs the tiers
 //! and asks these at each step; the reasons are the words it reports.
 
+use crate::cuts;
+use crate::summary::frame::frame_tokens;
+use crate::view::MessageView;
+
 /// A compaction must cut the estimate by at least this share, or the ladder
 /// falls through to the emergency cut (a summary that saves little would be
 /// redone on the next call, in a loop).
@@ -50,9 +54,7 @@ pub fn after_pruning(standing: &Standing) -> Next {
             "pruning old tool results took {tokens} estimated tokens to {tokens_pruned}, within the budget of {max_tokens}"
         ));
     }
-    let over = format!(
-        "{tokens_pruned} estimated tokens after pruning are over the budget of {max_tokens}"
-    );
+    let over = over_budget(tokens_pruned, max_tokens);
     if !standing.has_gateway {
         return Next::Emergency(format!(
             "{over}, and no gateway is configured to summarise with"
@@ -67,6 +69,11 @@ pub fn after_pruning(standing: &Standing) -> Next {
     Next::Compact
 }
 
+/// The words for a history still over budget after pruning.
+pub fn over_budget(tokens_pruned: u64, max_tokens: u64) -> String {
+    format!("{tokens_pruned} estimated tokens after pruning are over the budget of {max_tokens}")
+}
+
 /// `None` when a compaction from `before` to `after` tokens cut enough;
 /// otherwise why not, in words.
 pub fn progress_shortfall(before: u64, after: u64) -> Option<String> {
@@ -76,6 +83,145 @@ pub fn progress_shortfall(before: u64, after: u64) -> Option<String> {
             "compacting took {before} estimated tokens only to {after}, less than the {MIN_PROGRESS_PERCENT}% cut required"
         )
     })
+}
+
+/// The least room a summary must have in the budget for a compaction to be
+/// worth a call.
+pub const MIN_SUMMARY_TOKENS: u64 = 256;
+
+/// What a compaction summarises and what it keeps verbatim after the marker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompactionPlan {
+    /// The leading system messages, sent again ahead of the marker.
+    pub instructions: usize,
+    /// `compact` summarises `effective[..summarise_end]` (it skips the
+    /// instructions itself).
+    pub summarise_end: usize,
+    /// The messages sent verbatim after the marker, in order: the newest
+    /// user turn, or its request and its newest steps.
+    pub keep: Vec<usize>,
+    /// The summary's limit: the configured one, or less when the budget has
+    /// less room.
+    pub max_summary_tokens: u64,
+}
+
+/// Decides a compaction before the summariser is called, from the effective
+/// history's estimates. The summary may take at most a quarter of the budget
+/// (and what the budget has room for). What follows the marker is the newest user turn when
+/// it fits in half the budget beside the instructions and the summary's room;
+/// otherwise the turn's request and its newest whole steps that fit there (at
+/// least the newest step), and the older steps are summarised with everything
+/// before them. `Err` says, in words, why no call could help: no room for a
+/// summary, nothing new to summarise, or no way to cut a quarter.
+pub fn plan_compaction(
+    views: &[MessageView],
+    max_tokens: u64,
+    max_summary_tokens: u64,
+    tokens_before: u64,
+) -> Result<CompactionPlan, String> {
+    let len = views.len();
+    let instructions = cuts::instructions(views);
+    let leading = cuts::leading(views);
+    let pairs = cuts::Pairs::new(views, leading);
+    let turn = cuts::newest_turn_steps(views, leading, &pairs);
+    let frame = frame_tokens();
+    let fixed = cuts::tokens(views, 0..instructions) + frame;
+    let request = cuts::tokens(views, turn.request.clone());
+    let newest_step = turn.steps.last().copied().unwrap_or(len);
+    let least_kept = request + cuts::tokens(views, newest_step..len);
+
+    let room = max_tokens.saturating_sub(fixed + least_kept);
+    if room < MIN_SUMMARY_TOKENS {
+        return Err(format!(
+            "the leading system messages, the newest request and its newest step ({} estimated tokens with the marker's frame) leave {room} of the budget of {max_tokens} for a summary, less than {MIN_SUMMARY_TOKENS}",
+            fixed + least_kept
+        ));
+    }
+    // A summary of at most a quarter of the budget leaves the rest to the
+    // messages kept verbatim and to the turns that come next.
+    let cap = max_summary_tokens
+        .min(room)
+        .min((max_tokens / 4).max(MIN_SUMMARY_TOKENS));
+    let target = (max_tokens / 2).saturating_sub(fixed + cap);
+
+    // Keeping the whole newest turn summarises only what came before it: it
+    // must fit, and there must be something new before it.
+    let new_before = |end: usize| (instructions..end).any(|index| !views[index].is_marker);
+    let whole_turn = turn.request.start;
+    let keep_whole = cuts::tokens(views, whole_turn..len) <= target && new_before(whole_turn)
+        || turn.steps.is_empty();
+    let (summarise_end, keep): (usize, Vec<usize>) = if keep_whole {
+        (whole_turn, (whole_turn..len).collect())
+    } else {
+        let keep_from = turn
+            .steps
+            .iter()
+            .copied()
+            .find(|&step| request + cuts::tokens(views, step..len) <= target)
+            .unwrap_or(newest_step);
+        (
+            keep_from,
+            turn.request.clone().chain(keep_from..len).collect(),
+        )
+    };
+
+    // What the marker replaces: everything summarised that is not also kept.
+    let replaced: Vec<usize> = (instructions..summarise_end)
+        .filter(|index| !keep.contains(index))
+        .collect();
+    if !replaced.iter().any(|&index| !views[index].is_marker) {
+        return Err(if turn.steps.is_empty() {
+            "there is nothing before the newest user turn to summarise, and it has no steps yet"
+                .to_string()
+        } else {
+            "there is nothing to summarise: nothing new came before the newest user turn, and its steps are all kept"
+                .to_string()
+        });
+    }
+    let summarised: u64 = replaced.iter().map(|&index| views[index].tokens).sum();
+    if summarised <= frame {
+        return Err(format!(
+            "what would be summarised is estimated at {summarised} tokens, no more than a marker's own frame ({frame})"
+        ));
+    }
+    let least_after = fixed + keep.iter().map(|&index| views[index].tokens).sum::<u64>();
+    if let Some(shortfall) = progress_shortfall(tokens_before, least_after) {
+        return Err(format!("even an empty summary falls short: {shortfall}"));
+    }
+    Ok(CompactionPlan {
+        instructions,
+        summarise_end,
+        keep,
+        max_summary_tokens: cap,
+    })
+}
+
+impl CompactionPlan {
+    /// What the compaction did, in words; `cut` when the emergency cut was
+    /// applied to its result.
+    pub fn reason(&self, cut: bool) -> String {
+        let summarised = self.summarise_end - self.instructions;
+        let mut reason = if self.keep.first() == Some(&self.summarise_end) {
+            format!("summarised {summarised} messages before the newest user turn into a marker")
+        } else {
+            let steps_kept = self
+                .keep
+                .iter()
+                .rev()
+                .take_while(|&&i| i >= self.summarise_end)
+                .count();
+            format!(
+                "summarised {summarised} messages, the newest user turn's older steps among them, into a marker; \
+                 its request and its newest {steps_kept} messages follow the marker verbatim"
+            )
+        };
+        if cut {
+            reason.push_str(
+                "; the result was still over budget, so the emergency cut was applied to it",
+            );
+        }
+        reason
+    }
 }
 
 #[cfg(test)]
@@ -125,5 +271,59 @@ mod tests {
         assert!(progress_shortfall(1_000, 751).unwrap().contains("25%"));
         assert!(progress_shortfall(0, 0).is_none());
         assert!(progress_shortfall(1 << 53, 1 << 53).is_some());
+    }
+
+    fn long_task_views(steps: usize, tokens_per_step: u64) -> Vec<MessageView> {
+        use crate::view::RoleKind;
+        let message = |role, tokens| MessageView {
+            tokens,
+            starts_user_turn: role == RoleKind::User,
+            ..MessageView::empty(role)
+        };
+        let mut views = vec![message(RoleKind::System, 300), message(RoleKind::User, 50)];
+        for step in 0..steps {
+            let id = format!("c{step}");
+            let mut call = message(RoleKind::Assistant, 20);
+            call.opens.push(id.clone());
+            let mut result = message(RoleKind::Tool, tokens_per_step);
+            result.answers.push(id);
+            views.extend([call, result]);
+        }
+        views
+    }
+
+    #[test]
+    fn a_single_long_task_is_compacted_mid_turn() {
+        let views = long_task_views(50, 500);
+        let total: u64 = views.iter().map(|v| v.tokens).sum();
+        let plan = plan_compaction(&views, 10_000, 4_096, total).unwrap();
+        assert_eq!(plan.instructions, 1);
+        // The request stays, then the newest steps that fit in half the
+        // budget beside the system prompt, the frame and a 2,500-token summary.
+        assert_eq!(plan.max_summary_tokens, 2_500);
+        assert_eq!(plan.keep[0], 1, "the request verbatim");
+        let steps_kept = plan.keep.len() - 1;
+        assert!(steps_kept >= 2 && steps_kept.is_multiple_of(2), "{steps_kept}");
+        assert_eq!(plan.summarise_end, views.len() - steps_kept);
+        assert!(plan.reason(false).contains("older steps"));
+    }
+
+    #[test]
+    fn no_call_is_planned_that_cannot_help() {
+        // Only the request and one step: nothing to summarise.
+        let views = long_task_views(1, 500);
+        let why = plan_compaction(&views, 600, 4_096, 870).unwrap_err();
+        assert!(why.contains("leave"), "{why}");
+        let why = plan_compaction(&views, 100_000, 4_096, 870).unwrap_err();
+        assert!(why.contains("nothing to summarise"), "{why}");
+        // A tiny history before the newest turn: less than a frame.
+        let mut views = long_task_views(0, 0);
+        views.push(MessageView {
+            tokens: 30,
+            starts_user_turn: true,
+            ..MessageView::empty(crate::view::RoleKind::User)
+        });
+        let why = plan_compaction(&views, 100_000, 4_096, 380).unwrap_err();
+        assert!(why.contains("frame"), "{why}");
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod content;
+pub mod cuts;
 pub mod describe;
 pub mod error;
 pub mod estimate;

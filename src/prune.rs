@@ -1,8 +1,11 @@
 //! The two cuts: `prune_plan`, the cheap structural first pass that clears old
-//! tool output, and `emergency_cut`, the fallback that drops whole old turns.
+//! tool output, and `emergency_cut`, the fallback that drops old turns (and,
+//! when the newest turn alone is over, its older steps).
 
-use crate::hash::FastMap;
-use crate::view::{Edit, MessageView, RoleKind};
+use std::ops::Range;
+
+use crate::cuts::{self, Pairs};
+use crate::view::{Edit, MessageView};
 
 /// The text an old tool result's payload is replaced with.
 pub const DEFAULT_PLACEHOLDER: &str = "[Old tool result content cleared]";
@@ -17,6 +20,10 @@ pub struct PruneOptions {
     /// of an old message invalidates the provider's prompt cache.
     pub minimum_savings: f64,
     pub placeholder: String,
+    /// The budget the pruned history is for: when clearing before the
+    /// protected turns leaves it over, the protected tail shrinks to the
+    /// newest step. `None` keeps the protected turns whole.
+    pub max_tokens: Option<f64>,
 }
 
 impl Default for PruneOptions {
@@ -26,6 +33,7 @@ impl Default for PruneOptions {
             protect_tokens: 40_000.0,
             minimum_savings: 20_000.0,
             placeholder: DEFAULT_PLACEHOLDER.to_string(),
+            max_tokens: None,
         }
     }
 }
@@ -48,13 +56,47 @@ pub fn protected_from(views: &[MessageView], turns: usize) -> usize {
     0
 }
 
-/// Which tool-result payloads to clear. Walking back from the protected tail,
-/// results stay whole while the running total of tool output, each result
-/// included, is at most `protect_tokens`; the rest are cleared, and only when
-/// they add up to at least `minimum_savings`. Results already cleared neither
-/// count nor change. The marker and non-tool messages are never touched.
+/// Which tool-result payloads to clear. Walking back from the protected tail
+/// (the newest `protect_turns` user turns), results stay whole while the
+/// running total of tool output, each result included, is at most
+/// `protect_tokens`; the rest are cleared, and only when they add up to at
+/// least `minimum_savings`. Results already cleared neither count nor
+/// change. The marker and non-tool messages are never touched.
+///
+/// With `max_tokens`, when the history pruned so is still over it, the
+/// protected tail shrinks to the newest step (the newest model response and
+/// its results, or the newest user message if it came after): the same rule
+/// then reaches into the protected turns, which is what a single long task
+/// (one request, then a long tool loop) needs.
 pub fn prune_plan(views: &[MessageView], options: &PruneOptions) -> Vec<Edit> {
-    let tail = protected_from(views, options.protect_turns);
+    let by_turns = protected_from(views, options.protect_turns);
+    let plan = clear_before(views, by_turns, options);
+    let Some(max_tokens) = options.max_tokens else {
+        return plan.edits;
+    };
+    let newest_step = cuts::newest_step(views);
+    if newest_step <= by_turns || plan.tokens_after(views, options) as f64 <= max_tokens {
+        return plan.edits;
+    }
+    clear_before(views, newest_step, options).edits
+}
+
+/// The payloads to clear before `tail`, and the tokens they hold.
+struct Clearing {
+    edits: Vec<Edit>,
+    savings: u64,
+}
+
+impl Clearing {
+    /// The estimate of the history once cleared: each payload becomes the
+    /// placeholder.
+    fn tokens_after(&self, views: &[MessageView], options: &PruneOptions) -> u64 {
+        let placeholder = crate::estimate::text_tokens(&options.placeholder);
+        cuts::tokens(views, 0..views.len()) - self.savings + placeholder * self.edits.len() as u64
+    }
+}
+
+fn clear_before(views: &[MessageView], tail: usize, options: &PruneOptions) -> Clearing {
     let mut running: u64 = 0;
     let mut savings: u64 = 0;
     let mut edits = Vec::new();
@@ -79,101 +121,92 @@ pub fn prune_plan(views: &[MessageView], options: &PruneOptions) -> Vec<Edit> {
         }
     }
     if edits.is_empty() || (savings as f64) < options.minimum_savings {
-        return Vec::new();
+        return Clearing {
+            edits: Vec::new(),
+            savings: 0,
+        };
     }
     edits.reverse();
-    edits
+    Clearing { edits, savings }
 }
 
-/// The emergency cut: keep the first `leading` messages and everything from
-/// `keep_from` on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The emergency cut: keep the first `leading` messages, then `request`,
+/// then everything from `keep_from` on. A cut at a turn boundary has an
+/// empty `request`; a cut inside the newest turn keeps its request and its
+/// newest steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cut {
     pub leading: usize,
+    pub request: Range<usize>,
     pub keep_from: usize,
 }
 
 impl Cut {
-    /// Whether the cut drops nothing.
-    pub fn is_whole(&self) -> bool {
-        self.leading == self.keep_from
+    /// The kept indexes, in order.
+    pub fn kept(&self, len: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.leading)
+            .chain(self.request.clone())
+            .chain(self.keep_from..len)
     }
 }
 
-/// The leading system messages (the marker among them, and unknown system-like
-/// roles), then the newest whole user turns that fit within `max_tokens` with
-/// them. Cuts only where a user turn starts and no tool call is open across
-/// the cut, so a tool call always stays with its results (a user message
-/// between a call and its result is no cut point); never keeps less than the
-/// newest turn it can cut at; a history with no such turn is kept whole.
+/// The leading system messages (the marker among them, and unknown
+/// system-like roles), then the newest whole user turns that fit within
+/// `max_tokens` with them. When even the newest turn does not fit, the cut
+/// falls inside it: its request, then the newest whole steps that fit. Cuts
+/// only where no tool call is open across the cut, so a call always stays
+/// with its results. Never keeps less than the leading messages, the newest
+/// turn's request and its newest step.
 pub fn emergency_cut(views: &[MessageView], max_tokens: f64) -> Cut {
-    let leading = views
-        .iter()
-        .take_while(|view| matches!(view.role, RoleKind::System | RoleKind::SystemLike))
-        .count();
-    let whole = Cut {
+    let leading = cuts::leading(views);
+    let len = views.len();
+    let pairs = Pairs::new(views, leading);
+    let leading_tokens = cuts::tokens(views, 0..leading);
+    let fits = |tokens: u64| tokens as f64 <= max_tokens;
+    let whole_from = |keep_from| Cut {
         leading,
-        keep_from: leading,
-    };
-    let closed = whole_pairs(views, leading);
-    let can_cut = |index: usize| views[index].starts_user_turn && closed[index];
-    let leading_tokens: u64 = views[..leading].iter().map(|view| view.tokens).sum();
-    let Some(newest_turn) = (leading..views.len()).rev().find(|&index| can_cut(index)) else {
-        return whole;
+        request: leading..leading,
+        keep_from,
     };
 
-    // Walk back over cut points, keeping the oldest one that still fits.
+    // Walk back over turn starts, keeping the oldest one that still fits.
+    let can_cut = |index: usize| views[index].starts_user_turn && pairs.closed(index);
     let mut kept_tokens = leading_tokens;
-    let mut keep_from = views.len();
-    for index in (leading..views.len()).rev() {
+    let mut keep_from = None;
+    for index in (leading..len).rev() {
         kept_tokens += views[index].tokens;
         if can_cut(index) || index == leading {
-            if kept_tokens as f64 <= max_tokens {
-                keep_from = index;
-            } else {
+            if !fits(kept_tokens) {
                 break;
             }
+            keep_from = Some(index);
         }
+    }
+    if let Some(keep_from) = keep_from {
+        return whole_from(keep_from);
+    }
+
+    // Not even the newest turn fits: keep its request and the newest steps
+    // that fit, at least the newest one.
+    let turn = cuts::newest_turn_steps(views, leading, &pairs);
+    let Some(&newest_step) = turn.steps.last() else {
+        return whole_from(turn.request.start);
+    };
+    let fixed = leading_tokens + cuts::tokens(views, turn.request.clone());
+    let keep_from = turn
+        .steps
+        .iter()
+        .copied()
+        .find(|&step| fits(fixed + cuts::tokens(views, step..len)))
+        .unwrap_or(newest_step);
+    if keep_from == turn.request.end {
+        return whole_from(turn.request.start);
     }
     Cut {
         leading,
-        keep_from: keep_from.min(newest_turn),
+        request: turn.request,
+        keep_from,
     }
-}
-
-/// For each index, whether a cut there (dropping `leading..index`) keeps
-/// every tool call with its results: no call dropped whose result is kept, no
-/// call kept (in the leading messages) whose result is dropped. An answer
-/// pairs with the newest call of its id before it; answers with no call are
-/// orphans already and constrain nothing.
-fn whole_pairs(views: &[MessageView], leading: usize) -> Vec<bool> {
-    let mut opened_at: FastMap<&str, usize> = FastMap::default();
-    // The oldest dropped-able call each message answers.
-    let mut oldest_answered = vec![usize::MAX; views.len()];
-    // The first result of a call made in the leading messages.
-    let mut first_leading_result = usize::MAX;
-    for (index, view) in views.iter().enumerate() {
-        for id in &view.answers {
-            let Some(&opener) = opened_at.get(id.as_str()) else {
-                continue;
-            };
-            if opener >= leading {
-                oldest_answered[index] = oldest_answered[index].min(opener);
-            } else if index >= leading {
-                first_leading_result = first_leading_result.min(index);
-            }
-        }
-        for id in &view.opens {
-            opened_at.insert(id, index);
-        }
-    }
-    let mut whole = vec![true; views.len()];
-    let mut oldest = usize::MAX;
-    for index in (0..views.len()).rev() {
-        oldest = oldest.min(oldest_answered[index]);
-        whole[index] = oldest >= index && index <= first_leading_result;
-    }
-    whole
 }
 
 #[cfg(test)]

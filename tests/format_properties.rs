@@ -10,6 +10,9 @@ use kram_compaction::formats::{Format, ALL_FORMATS};
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 use proptest::prelude::*;
+
+mod common;
+use common::contiguous_runs;
 use serde_json::{json, Value};
 
 #[derive(Clone, Debug)]
@@ -37,6 +40,8 @@ struct Session {
     markers: Vec<usize>,
     /// Messages before the first user turn that are system-like.
     leading: usize,
+    /// Of those, the ones before any marker: the instructions.
+    instructions: usize,
 }
 
 fn output_text(lines: usize) -> String {
@@ -49,6 +54,7 @@ fn build(format: Format, steps: &[Step]) -> Session {
         turn_starts: Vec::new(),
         markers: Vec::new(),
         leading: 0,
+        instructions: 0,
     };
     match format {
         Format::OpenAiChat => s
@@ -63,6 +69,7 @@ fn build(format: Format, steps: &[Step]) -> Session {
         Format::Anthropic => {}
     }
     s.leading = s.messages.len();
+    s.instructions = s.leading;
     let mut call = 0;
     for (position, step) in steps.iter().enumerate() {
         let messages = &mut s.messages;
@@ -294,8 +301,10 @@ proptest! {
     fn effective_history_starts_at_the_newest_marker((format, steps) in session()) {
         let s = build(format, &steps);
         let plan = api::effective_history(&refs(&s.messages), None).unwrap();
-        let start = s.markers.last().copied().unwrap_or(0);
-        prop_assert_eq!(plan, (start..s.messages.len()).map(Output::Keep).collect::<Vec<_>>());
+        // The instructions first, then everything from the newest marker on.
+        let start = s.markers.last().copied().unwrap_or(0).max(s.instructions);
+        let expected: Vec<Output> = (0..s.instructions).chain(start..s.messages.len()).map(Output::Keep).collect();
+        prop_assert_eq!(plan, expected);
     }
 
     #[test]
@@ -332,22 +341,38 @@ proptest! {
     }
 
     #[test]
-    fn emergency_prune_keeps_the_leading_messages_and_whole_newest_turns((format, steps) in session(), budget in 1u32..20_000) {
+    fn emergency_prune_keeps_the_leading_messages_and_the_newest_turns_or_steps((format, steps) in session(), budget in 1u32..20_000) {
         let s = build(format, &steps);
+        let len = s.messages.len();
         let plan = api::emergency_prune(&refs(&s.messages), budget as f64, None).unwrap();
         let kept: Vec<usize> = plan.iter().map(Output::index).collect();
         let output = materialize_json(&s.messages, &plan, DEFAULT_PLACEHOLDER);
         let leading = s.leading;
         prop_assert_eq!(&kept[..leading.min(kept.len())], &(0..leading).collect::<Vec<_>>()[..]);
-        let suffix_start = s.messages.len() - (kept.len() - leading);
-        prop_assert_eq!(&kept[leading..], &(suffix_start..s.messages.len()).collect::<Vec<_>>()[..]);
-        match s.turn_starts.last() {
-            None => prop_assert_eq!(kept.len(), s.messages.len()),
-            Some(&newest) => {
-                prop_assert!(suffix_start <= newest, "the newest turn is kept");
-                prop_assert!(suffix_start == leading || s.turn_starts.contains(&suffix_start),
-                    "{}: cut at {} is not a turn start", format.name(), suffix_start);
+        // After them, one contiguous suffix, or the newest turn's request and
+        // then a contiguous suffix.
+        let runs = contiguous_runs(&kept[leading..]);
+        prop_assert!(runs.len() <= 2, "{}: kept {:?}", format.name(), kept);
+        let is_assistant = |i: usize| is_assistant_message(format, &s.messages[i]);
+        let starts_step = |i: usize| is_assistant(i) && (i == 0 || !is_assistant(i - 1));
+        if let Some(last) = runs.last() {
+            prop_assert_eq!(last.end, len, "the newest message is kept");
+        }
+        match runs.as_slice() {
+            [] => prop_assert_eq!(leading, len),
+            [suffix] => prop_assert!(
+                suffix.start == leading || s.turn_starts.contains(&suffix.start) || starts_step(suffix.start),
+                "{}: cut at {} is not a turn or step start", format.name(), suffix.start),
+            [request, steps] => {
+                prop_assert_eq!(Some(&request.start), s.turn_starts.last(), "the request is the newest turn's");
+                prop_assert!(request.clone().all(|i| !is_assistant(i)), "the request holds no step");
+                prop_assert!(starts_step(steps.start), "{}: cut at {} is not a step start", format.name(), steps.start);
+                prop_assert!(request.end < steps.start);
             }
+            _ => unreachable!(),
+        }
+        if let Some(&newest) = s.turn_starts.last() {
+            prop_assert!(kept.contains(&newest), "the newest turn's request is kept");
         }
         prop_assert_eq!(orphans(&output), (HashSet::new(), HashSet::new()));
         for &index in &kept {
@@ -355,5 +380,18 @@ proptest! {
                 prop_assert!(kept.contains(&(index + 1)), "reasoning {} kept without its item", index);
             }
         }
+    }
+}
+
+/// Whether a message is the model's (text, reasoning or a tool call), read
+/// independently of the library.
+fn is_assistant_message(format: Format, message: &Value) -> bool {
+    match format {
+        Format::OpenAiResponses => match message["type"].as_str() {
+            Some("reasoning" | "function_call") => true,
+            Some("message") | None => message["role"] == "assistant",
+            _ => false,
+        },
+        _ => message["role"] == "assistant",
     }
 }

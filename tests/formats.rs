@@ -83,7 +83,7 @@ fn a_plain_text_history_reads_as_the_first_preferred_format_and_the_same_in_all(
     .unwrap_err();
     assert_eq!(
         error.message,
-        "messages[1] is not a message of the format \"openai-responses\" that options.format names"
+        "messages[1] is not a message of the format \"openai-responses\" that options.format names (its content[0].type \"text\" does not fit it)"
     );
 }
 
@@ -95,7 +95,7 @@ fn a_mixed_history_is_a_type_error_naming_the_first_message_that_does_not_fit() 
     assert_eq!(error.kind, ErrorKind::Type);
     assert_eq!(
         error.message,
-        "messages[3] does not match the format of the messages before it (anthropic, it reads as openai-chat): a history must not mix formats"
+        "messages[3] does not match the format of the messages before it (its field `tool_calls` does not fit anthropic; it reads as openai-chat): a history must not mix formats"
     );
 
     let mut messages = fixture(Format::AiSdk)[..4].to_vec();
@@ -109,7 +109,7 @@ fn a_mixed_history_is_a_type_error_naming_the_first_message_that_does_not_fit() 
     assert!(
         error
             .message
-            .contains("(ai-sdk, it reads as openai-responses)"),
+            .contains("(its field `type` does not fit ai-sdk; it reads as openai-responses)"),
         "{}",
         error.message
     );
@@ -313,7 +313,13 @@ fn markers_in_each_format_are_found_and_lead_the_history() {
         assert_eq!(detected, format);
         assert!(views[3].is_marker && !views[3].starts_user_turn);
         let plan = api::effective_history(&refs(&messages), None).unwrap();
-        assert_eq!(plan.first(), Some(&Output::Keep(3)), "{}", format.name());
+        // The leading system messages (instructions) come first, then the marker.
+        let instructions = kram_compaction::cuts::instructions(&views);
+        let expected: Vec<Output> = (0..instructions)
+            .chain(3..messages.len())
+            .map(Output::Keep)
+            .collect();
+        assert_eq!(plan, expected, "{}", format.name());
 
         // Emergency cuts keep it at the start.
         let effective = materialize_json(&messages, &plan, DEFAULT_PLACEHOLDER);

@@ -8,6 +8,9 @@ use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 use proptest::prelude::*;
+
+mod common;
+use common::contiguous_runs;
 use serde_json::{json, Value};
 
 /// One step of a generated session.
@@ -103,8 +106,13 @@ proptest! {
     fn effective_history_starts_at_the_newest_marker_and_is_idempotent(messages in session()) {
         let plan = api::effective_history(&refs(&messages), None).unwrap();
         let effective = materialize_json(&messages, &plan, DEFAULT_PLACEHOLDER);
-        let newest_marker = messages.iter().rposition(|m| m["name"] == COMPACTION_MARKER_NAME && m["role"] == "system");
-        prop_assert_eq!(&effective[..], &messages[newest_marker.unwrap_or(0)..]);
+        let is_marker = |m: &Value| m["name"] == COMPACTION_MARKER_NAME && m["role"] == "system";
+        let newest_marker = messages.iter().rposition(is_marker);
+        // The leading system messages are instructions, sent first.
+        let instructions = messages.iter().take_while(|m| m["role"] == "system" && !is_marker(m)).count();
+        let from = newest_marker.unwrap_or(0).max(instructions);
+        let expected: Vec<Value> = messages[..instructions].iter().chain(&messages[from..]).cloned().collect();
+        prop_assert_eq!(&effective, &expected);
         prop_assert!(plan.iter().all(|o| matches!(o, Output::Keep(_))));
         let again = materialize_json(&effective, &api::effective_history(&refs(&effective), None).unwrap(), DEFAULT_PLACEHOLDER);
         prop_assert_eq!(again, effective);
@@ -152,33 +160,51 @@ proptest! {
     }
 
     #[test]
-    fn emergency_prune_keeps_leading_system_and_a_suffix_of_whole_turns(messages in session(), budget in 1u32..20_000) {
+    fn emergency_prune_keeps_leading_system_and_the_newest_turns_or_steps(messages in session(), budget in 1u32..20_000) {
         let plan = api::emergency_prune(&refs(&messages), budget as f64, None).unwrap();
         let output = materialize_json(&messages, &plan, DEFAULT_PLACEHOLDER);
         let leading = messages.iter().take_while(|m| m["role"] == "system").count();
         let indices: Vec<usize> = plan.iter().map(Output::index).collect();
         prop_assert!(plan.iter().all(|o| matches!(o, Output::Keep(_))));
         prop_assert_eq!(&indices[..leading.min(indices.len())], &(0..leading).collect::<Vec<_>>()[..]);
-        let rest = &indices[leading..];
-        let suffix_start = messages.len() - rest.len();
-        prop_assert_eq!(rest, &(suffix_start..messages.len()).collect::<Vec<_>>()[..], "a contiguous suffix");
-
-        let last_user = messages.iter().rposition(|m| m["role"] == "user");
-        match last_user {
-            None => prop_assert_eq!(output.len(), messages.len(), "no user turn: unchanged"),
-            Some(last_user) if last_user >= leading => {
-                prop_assert!(suffix_start <= last_user, "the newest user turn is always kept");
-                if suffix_start > leading {
-                    prop_assert_eq!(&messages[suffix_start]["role"], "user", "cuts only at a user turn");
-                    prop_assert!(tokens(&output) as f64 <= budget as f64 || suffix_start == last_user);
-                    // The turn before the cut would not have fitted.
-                    let previous = (leading..suffix_start).rev().find(|&i| messages[i]["role"] == "user").unwrap_or(leading);
-                    let mut bigger = messages[..leading].to_vec();
-                    bigger.extend_from_slice(&messages[previous..]);
-                    prop_assert!(tokens(&bigger) as f64 > budget as f64, "the newest turns that fit are kept");
-                }
+        let runs = contiguous_runs(&indices[leading..]);
+        let fits = tokens(&output) as f64 <= budget as f64;
+        let role = |i: usize| messages[i]["role"].as_str().unwrap_or_default();
+        let starts_step = |i: usize| role(i) == "assistant" && (i == 0 || role(i - 1) != "assistant");
+        let newest_step = (0..messages.len()).rev().find(|&i| starts_step(i));
+        let last_user = messages.iter().rposition(|m| m["role"] == "user").filter(|&u| u >= leading);
+        if let Some(last) = runs.last() {
+            prop_assert_eq!(last.end, messages.len(), "the newest message is kept");
+        }
+        if let Some(last_user) = last_user {
+            prop_assert!(indices.contains(&last_user), "the newest user request is always kept");
+        }
+        match runs.as_slice() {
+            [] => prop_assert_eq!(leading, messages.len()),
+            [suffix] if suffix.start == leading => {}
+            [suffix] if role(suffix.start) == "user" => {
+                prop_assert!(fits || Some(suffix.start) == last_user);
+                // The turn before the cut would not have fitted.
+                let previous = (leading..suffix.start).rev().find(|&i| role(i) == "user").unwrap_or(leading);
+                let mut bigger = messages[..leading].to_vec();
+                bigger.extend_from_slice(&messages[previous..]);
+                prop_assert!(tokens(&bigger) as f64 > budget as f64, "the newest turns that fit are kept");
             }
-            Some(_) => {}
+            [suffix] => {
+                prop_assert!(last_user.is_none(), "a step cut keeps the request");
+                prop_assert!(starts_step(suffix.start), "cut at {} is not a step start", suffix.start);
+                prop_assert!(fits || Some(suffix.start) == newest_step);
+            }
+            [request, steps] => {
+                prop_assert_eq!(Some(request.start), last_user, "the request is the newest turn's");
+                prop_assert!(request.clone().all(|i| role(i) != "assistant"), "the request holds no step");
+                prop_assert!(starts_step(steps.start), "cut at {} is not a step start", steps.start);
+                prop_assert!(fits || Some(steps.start) == newest_step, "over the budget only with the newest step alone");
+                let mut whole_turn = messages[..leading].to_vec();
+                whole_turn.extend_from_slice(&messages[request.start..]);
+                prop_assert!(tokens(&whole_turn) as f64 > budget as f64, "the newest turn is cut only when it does not fit");
+            }
+            _ => prop_assert!(false, "kept {:?}", indices),
         }
         prop_assert_eq!(orphans(&output), orphans(&messages));
     }

@@ -9,13 +9,15 @@ const PAD = { top: 16, right: 12, bottom: 28, left: 48 };
 
 /**
  * Per-turn totals of the effective history. `sentTokens[i]` is what message
- * i costs as sent (0 when dropped). Messages before the first user turn form
+ * i costs as sent (0 when dropped); `positions[i]` is -1 for a message that is
+ * not in the effective history. Messages before the first user turn form
  * the "start" group.
  */
-export function turnsOf(infos, start, sentTokens) {
+export function turnsOf(infos, positions, sentTokens) {
   const turns = [];
   let current;
-  for (let i = start; i < infos.length; i++) {
+  for (let i = 0; i < infos.length; i++) {
+    if (positions[i] < 0) continue;
     const info = infos[i];
     if (!current || info.startsUserTurn) {
       current = { label: info.startsUserTurn ? String(turns.filter((t) => t.label !== "start").length + 1) : "start" };

@@ -32,7 +32,7 @@ export function setUpCompaction({ current, apply }) {
         onProgress: ({ done, total }) => progress(done, total),
       });
       apply([...shown.messages, marker]);
-      $("compact-status").textContent = "Summary appended: the effective history now starts at it.";
+      $("compact-status").textContent = "Summary appended: the effective history now goes on from it, after the leading system messages.";
       document.querySelector(".msg:last-child")?.scrollIntoView({ block: "nearest" });
     } catch (error) {
       showError(controller.signal.aborted ? "Cancelled: nothing was changed." : explain(error, baseURL));

@@ -13,8 +13,10 @@ export function prepare(all) {
     all,
     effective,
     pruned,
-    // Where the effective history starts in `all`: the newest marker, or 0.
-    start: effective.length ? all.indexOf(effective[0]) : all.length,
+    // Where each message of `all` is in the effective history, or -1 when
+    // it is not sent: the effective history is the leading system messages,
+    // then everything from the newest marker on.
+    positions: positionsIn(all, effective),
     tokens: { all: estimateTokens(all), effective: estimateTokens(effective), pruned: estimateTokens(pruned) },
   };
 }
@@ -25,14 +27,14 @@ export function prepare(all) {
  * emergency cut is what gets sent), what is sent, and each message's fate.
  */
 export function atBudget(prepared, budget) {
-  const { all, effective, pruned, start } = prepared;
+  const { all, effective, pruned, positions } = prepared;
   const cut = emergencyPrune(pruned, budget);
   const tier = !needsCompaction(effective, budget) ? "none" : !needsCompaction(pruned, budget) ? "pruned" : "emergency";
   const sent = tier === "none" ? effective : tier === "pruned" ? pruned : cut;
   const inCut = new Set(cut);
   const status = all.map((message, i) => {
-    if (i < start) return "summarised";
-    const j = i - start;
+    const j = positions[i];
+    if (j < 0) return "summarised";
     if (tier === "emergency" && !inCut.has(pruned[j])) return "dropped";
     if (tier !== "none" && pruned[j] !== effective[j]) return "cleared";
     return "kept";
@@ -47,4 +49,10 @@ export function atBudget(prepared, budget) {
     tokens: { ...prepared.tokens, cut: estimateTokens(cut), sent: estimateTokens(sent) },
     cutLength: cut.length,
   };
+}
+
+/** For each message of `all`, its index in `effective` (the very object), or -1. */
+function positionsIn(all, effective) {
+  const at = new Map(effective.map((message, j) => [message, j]));
+  return all.map((message) => at.get(message) ?? -1);
 }

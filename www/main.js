@@ -19,7 +19,7 @@ function show(messages, source) {
   const described = describeMessages(messages);
   const prepared = prepare(messages);
   const prunedInfos = describeMessages(prepared.pruned).messages;
-  const rows = renderTranscript($("transcript"), { infos: described.messages, prunedInfos, start: prepared.start });
+  const rows = renderTranscript($("transcript"), { infos: described.messages, prunedInfos, positions: prepared.positions });
   state.shown = { messages, source, format: described.format, infos: described.messages, prunedInfos, prepared, rows };
   $("source").textContent = `${source}: ${formatNumber(messages.length)} messages, ${described.format}`;
   $("transcript-summary").textContent = `${formatNumber(messages.length)} messages · ${formatNumber(prepared.tokens.all)} tokens`;
@@ -61,9 +61,9 @@ function update() {
   $("meter-percent").textContent = `(${Math.round((100 * t.effective) / state.budget)}%)`;
 
   const sentTokens = view.status.map((s, i) =>
-    s === "dropped" || s === "summarised" ? 0 : s === "cleared" ? prunedInfos[i - prepared.start].tokens : infos[i].tokens,
+    s === "dropped" || s === "summarised" ? 0 : s === "cleared" ? prunedInfos[prepared.positions[i]].tokens : infos[i].tokens,
   );
-  state.turns = turnsOf(infos, prepared.start, sentTokens);
+  state.turns = turnsOf(infos, prepared.positions, sentTokens);
   redrawChart();
 }
 

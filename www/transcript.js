@@ -14,14 +14,15 @@ const FOLD_CHARS = 900;
 
 /**
  * Fills `list` with one row per message. `infos` describes the stored
- * history; `prunedInfos[i - start]` the same message after pruning.
+ * history; `prunedInfos[positions[i]]` the same message after pruning
+ * (`positions[i]` is -1 for a message that is not sent).
  */
-export function renderTranscript(list, { infos, prunedInfos, start }) {
+export function renderTranscript(list, { infos, prunedInfos, positions }) {
   const toolNames = new Map();
   for (const info of infos) {
     for (const block of info.blocks) if (block.type === "tool-call") toolNames.set(block.id, block.name);
   }
-  const rows = infos.map((info, i) => messageRow(info, i, prunedInfos[i - start], toolNames));
+  const rows = infos.map((info, i) => messageRow(info, i, prunedInfos[positions[i]], toolNames));
   list.replaceChildren(...rows);
   return rows;
 }

@@ -67,6 +67,10 @@ impl Case {
                 2 => String::from(u.arbitrary::<&str>()?),
                 _ => DEFAULT_PLACEHOLDER.to_string(),
             },
+            max_tokens: match u.int_in_range(0..=3u8)? {
+                0 => Some(*u.choose(&[1.0, 50.0, 500.0, 5_000.0])?),
+                _ => None,
+            },
         };
         let messages = if raw {
             match serde_json::from_slice::<Value>(u.bytes(u.len())?) {
@@ -229,11 +233,21 @@ fn is_identity(outputs: &[Output], len: usize) -> bool {
 
 fn check_effective(messages: &[Value], views: &[MessageView], outputs: &[Output], format: Format) {
     let kept = all_kept(outputs);
-    let start = views.iter().rposition(|v| v.is_marker).unwrap_or(0);
+    let instructions = views
+        .iter()
+        .take_while(|v| matches!(v.role, RoleKind::System | RoleKind::SystemLike) && !v.is_marker)
+        .count();
+    let start = views
+        .iter()
+        .rposition(|v| v.is_marker)
+        .unwrap_or(0)
+        .max(instructions);
     assert_eq!(
         kept,
-        (start..messages.len()).collect::<Vec<_>>(),
-        "from the newest marker on"
+        (0..instructions)
+            .chain(start..messages.len())
+            .collect::<Vec<_>>(),
+        "the instructions, then from the newest marker on"
     );
 
     let effective = materialize(messages, outputs, DEFAULT_PLACEHOLDER);
@@ -284,7 +298,25 @@ fn check_prune(
     format: Format,
 ) {
     assert_eq!(outputs.len(), messages.len(), "pruning keeps every message");
-    let tail = protected_from(views, options.protect_turns);
+    // With a budget, the protected tail may shrink from the protected turns
+    // to the newest step.
+    let by_turns = protected_from(views, options.protect_turns);
+    let assistant = |i: usize| views[i].role == RoleKind::Assistant;
+    let newest_step = (0..views.len())
+        .rev()
+        .find(|&i| assistant(i) && (i == 0 || !assistant(i - 1)))
+        .max(views.iter().rposition(|v| v.starts_user_turn))
+        .unwrap_or(views.len());
+    let reaches_in = outputs[by_turns.min(outputs.len())..]
+        .iter()
+        .any(|o| matches!(o, Output::Edited { .. }));
+    if reaches_in {
+        assert!(
+            options.max_tokens.is_some(),
+            "without a budget the protected turns stay whole"
+        );
+    }
+    let tail = if reaches_in { newest_step } else { by_turns };
     let output = materialize(messages, outputs, &options.placeholder);
     let mut savings = 0;
     let mut edited_paths = 0;
@@ -397,13 +429,14 @@ fn check_emergency(
         (0..leading).collect::<Vec<_>>()[..],
         "leading system messages stay"
     );
-    let keep_from = len - (kept.len() - leading);
-    assert!(keep_from >= leading);
-    assert_eq!(
-        kept[leading..],
-        (keep_from..len).collect::<Vec<_>>()[..],
-        "then a contiguous suffix"
+    let runs = runs(&kept[leading..]);
+    assert!(
+        runs.len() <= 2,
+        "at most the request and a suffix: {kept:?}"
     );
+    if let Some(last) = runs.last() {
+        assert_eq!(last.end, len, "the newest message is kept");
+    }
 
     let pairs = pairs(views);
     for &(call, result) in &pairs {
@@ -413,44 +446,92 @@ fn check_emergency(
             "the cut split a tool call from its result"
         );
     }
-    // Where a cut may fall: a user turn's start where dropping `leading..i`
-    // keeps both or neither of each call and its result.
+    // Where a cut may fall: a user turn's or a step's start where dropping
+    // `leading..i` keeps both or neither of each call and its result.
     let kept_by = |i: usize, x: usize| x < leading || x >= i;
-    let can_cut = |i: usize| {
-        views[i].starts_user_turn && pairs.iter().all(|&(c, r)| kept_by(i, c) == kept_by(i, r))
-    };
+    let closed = |i: usize| pairs.iter().all(|&(c, r)| kept_by(i, c) == kept_by(i, r));
+    let can_cut = |i: usize| views[i].starts_user_turn && closed(i);
+    let assistant = |i: usize| views[i].role == RoleKind::Assistant;
+    let starts_step = |i: usize| assistant(i) && (i == 0 || !assistant(i - 1));
     let newest_cut = (leading..len).rev().find(|&i| can_cut(i));
     let output = materialize(messages, outputs, DEFAULT_PLACEHOLDER);
     let refs: Vec<&Value> = output.iter().collect();
-    match newest_cut {
-        None => assert_eq!(keep_from, leading, "nowhere to cut: kept whole"),
-        Some(newest_cut) => {
-            assert!(keep_from <= newest_cut, "the newest turn is always kept");
+    let fits = tokens(&refs, format) as f64 <= max;
+    let sum = |indexes: &mut dyn Iterator<Item = usize>| -> u64 {
+        indexes.map(|i| views[i].tokens).sum()
+    };
+    match runs.as_slice() {
+        [] => assert_eq!(leading, len),
+        [suffix] if suffix.start == leading => {}
+        [suffix] if views[suffix.start].starts_user_turn => {
+            let newest_cut = newest_cut.expect("a turn cut is at a turn start");
+            assert!(can_cut(suffix.start), "cuts where a turn starts");
+            assert!(suffix.start <= newest_cut, "the newest turn is always kept");
+            // Over the budget only with the newest turn, which has no step
+            // to cut at.
             assert!(
-                keep_from == leading || can_cut(keep_from),
-                "cuts where a turn starts"
+                fits || suffix.start == newest_cut,
+                "a turn cut fits the budget"
             );
-            let fits = tokens(&refs, format) as f64 <= max;
-            assert!(
-                fits || keep_from == newest_cut,
-                "over the budget only with the newest turn alone"
-            );
-            if let Some(previous) = (leading..keep_from)
+            if let Some(previous) = (leading..suffix.start)
                 .rev()
                 .find(|&i| i == leading || can_cut(i))
             {
-                let bigger: u64 = views[..leading]
-                    .iter()
-                    .chain(&views[previous..])
-                    .map(|v| v.tokens)
-                    .sum();
+                let bigger = sum(&mut (0..leading).chain(previous..len));
                 assert!(bigger as f64 > max, "the newest turns that fit are kept");
             }
         }
+        [suffix] => {
+            // No turn to keep a request of: a cut at a step.
+            assert!(
+                starts_step(suffix.start) && closed(suffix.start),
+                "cuts where a step starts"
+            );
+        }
+        [request, steps] => {
+            let newest_cut = newest_cut.expect("a request is a turn's");
+            assert_eq!(
+                request.start, newest_cut,
+                "the request is the newest turn's"
+            );
+            assert!(
+                request.clone().all(|i| !assistant(i)),
+                "the request holds no step"
+            );
+            assert!(
+                starts_step(steps.start) && closed(steps.start),
+                "cuts where a step starts"
+            );
+            let whole_turn = sum(&mut (0..leading).chain(request.start..len));
+            assert!(
+                whole_turn as f64 > max,
+                "the newest turn is cut only when it does not fit"
+            );
+            let newest_step = (steps.start..len)
+                .rev()
+                .find(|&i| starts_step(i) && closed(i));
+            assert!(
+                fits || Some(steps.start) == newest_step,
+                "over the budget only with the newest step alone"
+            );
+        }
+        _ => unreachable!(),
     }
     let again = api::emergency_prune(&refs, max, Some(format)).expect("the cut output reads");
     assert!(
         is_identity(&again, output.len()),
         "the emergency cut is idempotent"
     );
+}
+
+/// The runs of consecutive indexes in a sorted list.
+fn runs(indexes: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for &index in indexes {
+        match runs.last_mut() {
+            Some(run) if run.end == index => run.end += 1,
+            _ => runs.push(index..index + 1),
+        }
+    }
+    runs
 }

@@ -94,8 +94,8 @@ function where(text, offset, error, line) {
 }
 
 /** The index (in `all`) and role of each message that `keep` does not keep. */
-function listed(messages, offset, roles, keep) {
-  return messages.flatMap((m, i) => (keep(m, i) ? [] : [{ index: offset + i, role: roles[offset + i] }]));
+function listed(messages, indexes, roles, keep) {
+  return messages.flatMap((m, i) => (keep(m, i) ? [] : [{ index: indexes[i], role: roles[indexes[i]] }]));
 }
 
 function gatewayFromEnv(env) {
@@ -125,8 +125,11 @@ async function run(argv, env) {
     throw new CliError(`${name}: ${error.message}`);
   }
   const effective = effectiveHistory(all);
-  const offset = all.length - effective.length;
-  const pruned = pruneForModel(effective);
+  // Where each effective message is in `all`: the leading system messages,
+  // then everything from the newest marker on.
+  const at = new Map(all.map((m, i) => [m, i]));
+  const indexes = effective.map((m) => at.get(m));
+  const pruned = pruneForModel(effective, { maxTokens: args.maxTokens });
   const emergency = emergencyPrune(pruned, args.maxTokens);
   const kept = new Set(emergency);
   const configured = gatewayFromEnv(env);
@@ -135,17 +138,17 @@ async function run(argv, env) {
     source: name,
     maxTokens: args.maxTokens,
     all: { messages: all.length, tokens: estimateTokens(all) },
-    effective: { messages: effective.length, tokens: estimateTokens(effective), from: offset },
+    effective: { messages: effective.length, tokens: estimateTokens(effective), from: indexes.find((i, j) => i !== j) ?? 0 },
     pruned: {
       messages: pruned.length,
       tokens: estimateTokens(pruned),
-      cleared: listed(pruned, offset, roles, (m, i) => m === effective[i]),
+      cleared: listed(pruned, indexes, roles, (m, i) => m === effective[i]),
     },
     compaction: configured ? undefined : { skipped: "no gateway configured (set KRAM_BASE_URL and KRAM_MODEL, and KRAM_API_KEY if it needs one)" },
     emergency: {
       messages: emergency.length,
       tokens: estimateTokens(emergency),
-      dropped: listed(pruned, offset, roles, (m) => kept.has(m)),
+      dropped: listed(pruned, indexes, roles, (m) => kept.has(m)),
     },
   };
   const ctx = new ContextManager({

@@ -8,7 +8,7 @@ use crate::api;
 use crate::error::InputError;
 use crate::history::{COMPACTION_MARKER_NAME, DEFAULT_MAX_TOKENS};
 use crate::node::{Kind, Node};
-use crate::options::{count_option, number_option};
+use crate::options::{budget_option, count_option, number_option};
 use crate::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 
 /// The `name` that tags a system message as a compaction summary.
@@ -152,6 +152,7 @@ fn read_prune_options(options: &JsNode) -> Result<(PruneOptions, JsValue), Input
     if let Some(savings) = number_option(options, "minimumSavings")? {
         result.minimum_savings = savings;
     }
+    result.max_tokens = budget_option(options, "maxTokens")?.map(|max| max as f64);
     match options.field("placeholder") {
         Err(thrown) => {
             return Err(InputError::type_error(format!(

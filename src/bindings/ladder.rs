@@ -1,19 +1,59 @@
 //! The ladder's decisions and the newest turn's start, exported for
 //! `js/context-manager.ts`; not part of the package's public surface.
 
-use super::builtins::object;
+use super::builtins::{array_of, object};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{read_array, read_format_option, to_js_error};
+use super::convert::{read_array, read_format_option, read_options, to_js_error};
 use super::types::MessageList;
 use crate::api;
-use crate::ladder::{after_pruning, progress_shortfall, Next, Standing};
+use crate::ladder::{after_pruning, over_budget, progress_shortfall, Next, Standing};
+use crate::summary::SummaryOptions;
 
-/// Where `effective`'s newest user turn starts.
-#[wasm_bindgen(js_name = latestTurnStart)]
-pub fn latest_turn_start(effective: MessageList, options: JsValue) -> Result<usize, JsValue> {
+/// The compaction `ContextManager` would make of `effective`, decided before
+/// the summariser is called: `{ instructions, summariseEnd, keep,
+/// maxSummaryTokens, reason, reasonCut }`, or `{ skip: reason }` when no
+/// call could help.
+/// `compactOptions` are `compact`'s options, for their `maxSummaryTokens`.
+#[wasm_bindgen(js_name = compactionPlan)]
+pub fn compaction_plan(
+    effective: MessageList,
+    max_tokens: f64,
+    tokens_before: f64,
+    tokens_pruned: f64,
+    compact_options: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
     let nodes = read_array(&effective, "effective")?;
-    api::latest_turn_start(&nodes, read_format_option(options)?).map_err(to_js_error)
+    let summary = SummaryOptions::read(&read_options(compact_options, "options.compact")?)
+        .map_err(to_js_error)?;
+    let plan = api::compaction_plan(
+        &nodes,
+        max_tokens,
+        summary.max_summary_tokens,
+        tokens_before as u64,
+        read_format_option(options)?,
+    )
+    .map_err(to_js_error)?;
+    Ok(match plan {
+        Err(why) => {
+            let over = over_budget(tokens_pruned as u64, max_tokens as u64);
+            let reason = format!("{over}, and compacting cannot help: {why}; the emergency cut keeps the newest turns");
+            object(&[("skip", reason.into())]).into()
+        }
+        Ok(plan) => object(&[
+            ("reason", plan.reason(false).into()),
+            ("reasonCut", plan.reason(true).into()),
+            ("instructions", (plan.instructions as f64).into()),
+            ("summariseEnd", (plan.summarise_end as f64).into()),
+            (
+                "keep",
+                array_of(plan.keep.iter().map(|&index| (index as f64).into())).into(),
+            ),
+            ("maxSummaryTokens", (plan.max_summary_tokens as f64).into()),
+        ])
+        .into(),
+    })
 }
 
 /// `{ next: "done" | "compact" | "emergency", reason }` after the free tiers.

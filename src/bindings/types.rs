@@ -132,6 +132,12 @@ export interface PruneOptions extends FormatOptions {
   minimumSavings?: number;
   /** What a cleared tool result's content becomes. Default "[Old tool result content cleared]". */
   placeholder?: string;
+  /**
+   * The budget the pruned history is for. When clearing before the protected
+   * turns leaves it over this, the protected tail shrinks to the newest step.
+   * Default: none (the protected turns stay whole).
+   */
+  maxTokens?: number;
 }
 
 /** The options of `compact` that shape the requests. */

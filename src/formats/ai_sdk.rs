@@ -8,9 +8,9 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    content_blocks, has_chat_fields, is_marker, json_text, output_text, part_type, parts,
-    parts_fit, role_of, string_field, tag_candidate, text_milli, tool_call_block, type_name,
-    untagged, untyped_role, ATTACHMENT_MILLI,
+    chat_field_misfit, content_blocks, content_misfit, is_marker, json_text, output_text,
+    part_type, parts, parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_milli,
+    tool_call_block, type_name, untagged, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
 use crate::node::{Kind, Node};
@@ -36,10 +36,12 @@ const ROLES: &[(&str, RoleKind)] = &[
 ];
 
 /// The four roles, no `type` and no OpenAI Chat fields, a system message's
-/// content a string and a tool message's an array, no foreign parts.
-pub fn accepts<N: Node>(message: &N) -> bool {
-    let Some(role) = untyped_role(message) else {
-        return false;
+/// content a string and a tool message's an array, no foreign parts; `Some`
+/// says what does not fit.
+pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    let role = match untyped_role(message) {
+        Ok(role) => role,
+        Err(why) => return Some(why),
     };
     let content = message.field("content").ok().flatten();
     let kind = content.as_ref().map_or(Kind::Undefined, Node::kind);
@@ -47,9 +49,12 @@ pub fn accepts<N: Node>(message: &N) -> bool {
         "system" => kind == Kind::String,
         "user" | "assistant" => matches!(kind, Kind::String | Kind::Array),
         "tool" => kind == Kind::Array,
-        _ => false,
+        _ => return Some(role_misfit(&role)),
     };
-    shape && !has_chat_fields(message) && parts_fit(content.as_ref(), Format::AiSdk)
+    if !shape {
+        return Some(content_misfit(kind));
+    }
+    chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), Format::AiSdk))
 }
 
 pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {

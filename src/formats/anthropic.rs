@@ -9,9 +9,9 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    content_blocks, has_chat_fields, is_marker, output_text, part_type, parts, parts_fit, role_of,
-    string_field, tag_candidate, text_milli, tool_call_block, untagged, untyped_role,
-    ATTACHMENT_MILLI,
+    chat_field_misfit, content_blocks, content_misfit, is_marker, output_text, part_type, parts,
+    parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_milli, tool_call_block,
+    type_name, untagged, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
 use crate::node::{Kind, Node};
@@ -20,16 +20,32 @@ use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
 const ROLES: &[(&str, RoleKind)] = &[("user", RoleKind::User), ("assistant", RoleKind::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
 
-/// A user or assistant message, no `type` and no OpenAI Chat fields, a string
-/// or an array content with no foreign blocks.
-pub fn accepts<N: Node>(message: &N) -> bool {
-    let role_fits = matches!(untyped_role(message).as_deref(), Some("user" | "assistant"));
+/// A user or assistant message with a string or an array content, no OpenAI
+/// Chat fields and no foreign blocks; no `type`, unless it is an assistant
+/// reply stored as the API returned it (`type: "message"`, with `id`,
+/// `model`, `stop_reason`, `usage`, ...). `Some` says what does not fit.
+pub fn misfit<N: Node>(message: &N) -> Option<String> {
     let content = message.field("content").ok().flatten();
     let kind = content.as_ref().map_or(Kind::Undefined, Node::kind);
-    role_fits
-        && matches!(kind, Kind::String | Kind::Array)
-        && !has_chat_fields(message)
-        && parts_fit(content.as_ref(), Format::Anthropic)
+    let role = match untyped_role(message) {
+        Ok(role) => role,
+        Err(_) if is_reply(message, kind) => "assistant".to_string(),
+        Err(why) => return Some(why),
+    };
+    if !matches!(role.as_str(), "user" | "assistant") {
+        return Some(role_misfit(&role));
+    }
+    if !matches!(kind, Kind::String | Kind::Array) {
+        return Some(content_misfit(kind));
+    }
+    chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), Format::Anthropic))
+}
+
+/// An API reply as returned: `{ type: "message", role: "assistant", content: [...] }`.
+fn is_reply<N: Node>(message: &N, content: Kind) -> bool {
+    type_name(message).as_deref() == Some("message")
+        && string_field(message, "role").as_deref() == Some("assistant")
+        && content == Kind::Array
 }
 
 pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {

@@ -61,14 +61,19 @@ impl Format {
             })
     }
 
-    /// A cheap shape check: could this message be of this format?
-    pub fn accepts<N: Node>(self, message: &N) -> bool {
+    /// A cheap shape check: could this message be of this format? `Some`
+    /// names what does not fit (`its field \`type\``).
+    pub fn misfit<N: Node>(self, message: &N) -> Option<String> {
         match self {
-            Format::OpenAiChat => openai_chat::accepts(message),
-            Format::AiSdk => ai_sdk::accepts(message),
-            Format::Anthropic => anthropic::accepts(message),
-            Format::OpenAiResponses => openai_responses::accepts(message),
+            Format::OpenAiChat => openai_chat::misfit(message),
+            Format::AiSdk => ai_sdk::misfit(message),
+            Format::Anthropic => anthropic::misfit(message),
+            Format::OpenAiResponses => openai_responses::misfit(message),
         }
+    }
+
+    pub fn accepts<N: Node>(self, message: &N) -> bool {
+        self.misfit(message).is_none()
     }
 
     /// Reads one message of this format, checking every field it uses.
@@ -283,9 +288,9 @@ fn read<N: Node>(
         .enumerate()
         .map(|(index, message)| {
             let view = format.view(message, &at(index))?;
-            if forced.is_some() && !format.accepts(message) {
+            if let (Some(_), Some(why)) = (forced, format.misfit(message)) {
                 return Err(InputError::type_error(format!(
-                    "{} is not a message of the format \"{}\" that options.format names",
+                    "{} is not a message of the format \"{}\" that options.format names ({why} does not fit it)",
                     at(index).path(""),
                     format.name()
                 )));
@@ -317,12 +322,18 @@ fn detect<'a, N: Node>(messages: &[N], at: &dyn Fn(usize) -> At<'a>) -> Result<F
             if other.is_none() {
                 candidates[0].view(message, &at(index))?;
             }
-            let names: Vec<&str> = candidates.iter().map(|f| f.name()).collect();
-            let reads_as = other.map_or(String::new(), |f| format!(", it reads as {}", f.name()));
+            let why: Vec<String> = candidates
+                .iter()
+                .map(|f| {
+                    let misfit = f.misfit(message).unwrap_or_default();
+                    format!("{misfit} does not fit {}", f.name())
+                })
+                .collect();
+            let reads_as = other.map_or(String::new(), |f| format!("; it reads as {}", f.name()));
             return Err(InputError::type_error(format!(
                 "{} does not match the format of the messages before it ({}{reads_as}): a history must not mix formats",
                 at(index).path(""),
-                crate::join::join(names.iter().copied(), " or ")
+                crate::join::join(why.iter().map(String::as_str), "; ")
             )));
         }
         candidates = fitting;

@@ -6,7 +6,7 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    is_marker, parts_fit, tag_candidate, text_milli, untagged, untyped_role, ATTACHMENT_MILLI,
+    is_marker, parts_misfit, tag_candidate, text_milli, untagged, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
 use crate::history::COMPACTION_MARKER_NAME;
@@ -14,13 +14,15 @@ use crate::node::{Kind, Node};
 use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
 
 /// Any role (unknown ones read as system-like), no `type`, and no part of a
-/// type only another format has.
-pub fn accepts<N: Node>(message: &N) -> bool {
-    untyped_role(message).is_some()
-        && parts_fit(
-            message.field("content").ok().flatten().as_ref(),
-            Format::OpenAiChat,
-        )
+/// type only another format has; `Some` says what does not fit.
+pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    if let Err(why) = untyped_role(message) {
+        return Some(why);
+    }
+    parts_misfit(
+        message.field("content").ok().flatten().as_ref(),
+        Format::OpenAiChat,
+    )
 }
 
 pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
@@ -63,6 +65,15 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     }
     let content_milli = milli;
 
+    // A reply the model refused has its words here, `content` null.
+    if let Some(refusal) = at.get(message, "refusal", "refusal")? {
+        if refusal.kind() == Kind::String {
+            milli += at.text_milli(&refusal);
+        } else if refusal.kind() != Kind::Null {
+            return Err(at.type_error("refusal", "a string or null", refusal.kind()));
+        }
+    }
+
     let name = at.string(message, "name", "name")?;
     let name = name.and_then(|n| n.text().map(|t| t.into_owned()));
     if let Some(name) = &name {
@@ -70,7 +81,9 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     }
 
     let mut opens = Vec::new();
-    if let Some(calls) = at.get(message, "tool_calls", "tool_calls")? {
+    // Some servers answer `tool_calls: null` for a reply without calls.
+    let calls = at.get(message, "tool_calls", "tool_calls")?;
+    if let Some(calls) = calls.filter(|calls| calls.kind() != Kind::Null) {
         let Some(len) = calls.array_len() else {
             return Err(at.type_error("tool_calls", "an array", calls.kind()));
         };

@@ -16,9 +16,9 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    content_blocks, has, has_chat_fields, is_marker, output_text, part_type, parts, parts_fit,
-    role_of, string_field, tag_candidate, tagged, text_milli, tool_call_block, type_name, untagged,
-    ATTACHMENT_MILLI,
+    chat_field_misfit, content_blocks, content_misfit, has, is_marker, output_text, part_type,
+    parts, parts_misfit, role_misfit, role_of, string_field, tag_candidate, tagged, text_milli,
+    tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
 use crate::node::{Kind, Node};
@@ -34,14 +34,18 @@ const ROLES: &[(&str, RoleKind)] = &[
 const TEXT_PARTS: &[&str] = &["input_text", "output_text"];
 
 /// A typed item, an untyped message of one of the four roles with a string
-/// or an array content and no foreign parts, or an untyped item reference.
-pub fn accepts<N: Node>(message: &N) -> bool {
+/// or an array content and no foreign parts, or an untyped item reference;
+/// `Some` says what does not fit.
+pub fn misfit<N: Node>(message: &N) -> Option<String> {
     match message.field("type") {
-        Ok(Some(kind)) if kind.text().as_deref() == Some("message") => message_fits(message),
-        Ok(Some(kind)) if kind.kind() == Kind::String => true,
-        Ok(Some(kind)) if kind.kind() != Kind::Null => false,
-        Ok(_) => message_fits(message) || is_reference(message),
-        Err(_) => false,
+        Ok(Some(kind)) if kind.text().as_deref() == Some("message") => message_misfit(message),
+        Ok(Some(kind)) if kind.kind() == Kind::String => None,
+        Ok(Some(kind)) if kind.kind() != Kind::Null => {
+            Some("its field `type`, which is not a string".to_string())
+        }
+        Ok(_) if is_reference(message) => None,
+        Ok(_) => message_misfit(message),
+        Err(_) => Some("its field `type`, which could not be read".to_string()),
     }
 }
 
@@ -55,14 +59,19 @@ fn is_reference<N: Node>(item: &N) -> bool {
             .is_some_and(|id| id.kind() == Kind::String)
 }
 
-fn message_fits<N: Node>(message: &N) -> bool {
-    let role = string_field(message, "role");
+fn message_misfit<N: Node>(message: &N) -> Option<String> {
+    let Some(role) = string_field(message, "role") else {
+        return Some("its `role`, which is not a string".to_string());
+    };
+    if !ROLES.iter().any(|(name, _)| *name == role) {
+        return Some(role_misfit(&role));
+    }
     let content = message.field("content").ok().flatten();
     let kind = content.as_ref().map_or(Kind::Undefined, Node::kind);
-    role.is_some_and(|role| ROLES.iter().any(|(name, _)| *name == role))
-        && matches!(kind, Kind::String | Kind::Array)
-        && !has_chat_fields(message)
-        && parts_fit(content.as_ref(), Format::OpenAiResponses)
+    if !matches!(kind, Kind::String | Kind::Array) {
+        return Some(content_misfit(kind));
+    }
+    chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), Format::OpenAiResponses))
 }
 
 pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
@@ -99,6 +108,12 @@ pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
             milli
         }
         Some("reasoning") => reasoning_milli(item, at)?,
+        // Codex records the work tree's state in its rollouts between turns
+        // and never sends it to the model: nothing to count.
+        Some("ghost_snapshot") => {
+            view.role = RoleKind::SystemLike;
+            0
+        }
         Some(other) => {
             // Built-in tools' calls and outputs, paired by `call_id` where
             // they have one. Screenshots and generated images are attachments.
@@ -189,7 +204,11 @@ fn call_output<N: Node>(item: &N, at: &At) -> Result<(u64, ToolResult), InputErr
 fn reasoning_milli<N: Node>(item: &N, at: &At) -> Result<u64, InputError> {
     let mut milli = 0;
     for key in ["summary", "content"] {
-        let Some(array) = at.get(item, key, key)? else {
+        // Codex stores (and sends) `content: null` beside encrypted reasoning.
+        let Some(array) = at
+            .get(item, key, key)?
+            .filter(|value| value.kind() != Kind::Null)
+        else {
             continue;
         };
         for (field, part) in parts(at, &array, key, "a reasoning part object")? {

@@ -160,32 +160,63 @@ pub fn part_formats<N: Node>(part: &N) -> FormatSet {
     }
 }
 
-/// Whether every part of a content array can belong to `format`; a content
-/// that is not an array has no parts to object.
-pub fn parts_fit<N: Node>(content: Option<&N>, format: Format) -> bool {
-    let Some(content) = content else {
-        return true;
-    };
+/// Why a content array cannot belong to `format`: its first part of a type
+/// only other formats have (`content[2].type "input_text"`). A content that
+/// is not an array has no parts to object.
+pub fn parts_misfit<N: Node>(content: Option<&N>, format: Format) -> Option<String> {
+    let content = content?;
     let len = content.array_len().unwrap_or(0);
-    (0..len).all(|i| match content.item(i) {
-        Ok(part) => part_formats(&part).contains(format),
-        // Let `view` report the throwing element.
-        Err(_) => true,
+    (0..len).find_map(|i| {
+        // A throwing element is left for `view` to report.
+        let part = content.item(i).ok()?;
+        (!part_formats(&part).contains(format)).then(|| {
+            format!(
+                "its content[{i}].type \"{}\"",
+                type_name(&part).unwrap_or_default()
+            )
+        })
     })
 }
 
-/// The role of a message without a `type` field, for `accepts`: `None` when
-/// the message has a `type` (an item or a response object) or no string role.
-pub fn untyped_role<N: Node>(message: &N) -> Option<String> {
+/// A message's role when it has no `type` field (an item or a response
+/// object has one), or why not.
+pub fn untyped_role<N: Node>(message: &N) -> Result<String, String> {
     if has(message, "type") {
-        return None;
+        return Err("its field `type`".to_string());
     }
-    string_field(message, "role")
+    string_field(message, "role").ok_or_else(|| "its `role`, which is not a string".to_string())
 }
 
-/// Whether a message carries the fields only OpenAI Chat messages have.
-pub fn has_chat_fields<N: Node>(message: &N) -> bool {
-    has(message, "tool_calls") || has(message, "tool_call_id")
+/// The field, if any, that only OpenAI Chat messages have.
+pub fn chat_field_misfit<N: Node>(message: &N) -> Option<String> {
+    ["tool_calls", "tool_call_id"]
+        .into_iter()
+        .find(|key| has(message, key))
+        .map(|key| format!("its field `{key}`"))
+}
+
+/// Why a role is not one of a format's roles.
+pub fn role_misfit(role: &str) -> String {
+    format!("its role \"{role}\"")
+}
+
+/// Why a message's content is not of the kind a format has there.
+pub fn content_misfit(kind: Kind) -> String {
+    format!("its content, which is {}", kind_words(kind))
+}
+
+/// "a string", "null", "an array", ... for the words of a misfit.
+fn kind_words(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Undefined => "absent",
+        Kind::Null => "null",
+        Kind::Bool => "a boolean",
+        Kind::Number => "a number",
+        Kind::String => "a string",
+        Kind::Array => "an array",
+        Kind::Object => "an object",
+        Kind::Other => "a non-JSON value",
+    }
 }
 
 /// The kind of a message's `content`, `Undefined` when absent.

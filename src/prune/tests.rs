@@ -113,8 +113,23 @@ fn emergency_prune_keeps_leading_system_and_newest_whole_turns() {
             .collect()
     };
     assert_eq!(indices(all), (0..input.len()).collect::<Vec<_>>());
-    // A tiny budget still keeps the system message and the newest turn.
-    assert_eq!(indices(1.0), vec![0, 9, 10, 11, 12]);
+    // A tiny budget still keeps the system message, the newest turn's
+    // request and its newest step (the closing answer).
+    assert_eq!(indices(1.0), vec![0, 9, 12]);
+    // One step more fits: the tool call with its result.
+    let newest_steps = api::estimate_tokens(
+        &refs(&[
+            input[0].clone(),
+            input[9].clone(),
+            input[10].clone(),
+            input[11].clone(),
+            input[12].clone(),
+        ]),
+        None,
+    )
+    .unwrap() as f64;
+    assert_eq!(indices(newest_steps - 1.0), vec![0, 9, 12]);
+    assert_eq!(indices(newest_steps), vec![0, 9, 10, 11, 12]);
     let two_turns = api::estimate_tokens(&refs(&input[5..]), None).unwrap() as f64
         + api::estimate_tokens(&refs(&input[..1]), None).unwrap() as f64;
     assert_eq!(
@@ -217,4 +232,63 @@ fn the_emergency_cut_keeps_the_results_of_calls_in_the_leading_messages() {
         vec![0, 1, 2, 3, 4],
         "no cut keeps the call without its result"
     );
+}
+
+/// One request, then `steps` tool steps whose results are `words` long.
+fn long_task(steps: usize, words: usize) -> Vec<Value> {
+    let mut messages = vec![
+        json!({ "role": "system", "content": "You are a coding agent." }),
+        user("Fix the failing test."),
+    ];
+    for step in 0..steps {
+        let id = format!("call_{step}");
+        messages.extend([call(&id), result(&id, words)]);
+    }
+    messages
+}
+
+#[test]
+fn with_a_budget_pruning_reaches_into_the_newest_turn_but_keeps_its_newest_step() {
+    let input = long_task(10, 200);
+    let options = PruneOptions {
+        protect_tokens: 450.0,
+        minimum_savings: 0.0,
+        ..PruneOptions::default()
+    };
+    // Without a budget the one turn is protected whole.
+    let plan = api::prune_for_model(&refs(&input), &options, None).unwrap();
+    assert!(plan.iter().all(|output| matches!(output, Output::Keep(_))));
+    // With one it is over, the tail shrinks to the newest step: about two
+    // results of 200 tokens fit in protectTokens, the older ones are cleared.
+    let budgeted = PruneOptions {
+        max_tokens: Some(1_000.0),
+        ..options.clone()
+    };
+    let plan = api::prune_for_model(&refs(&input), &budgeted, None).unwrap();
+    let cleared: Vec<usize> = plan
+        .iter()
+        .filter(|output| matches!(output, Output::Edited { .. }))
+        .map(Output::index)
+        .collect();
+    assert_eq!(cleared, vec![3, 5, 7, 9, 11, 13, 15]);
+    // A budget the turn fits changes nothing.
+    let roomy = PruneOptions {
+        max_tokens: Some(1_000_000.0),
+        ..options
+    };
+    let plan = api::prune_for_model(&refs(&input), &roomy, None).unwrap();
+    assert!(plan.iter().all(|output| matches!(output, Output::Keep(_))));
+}
+
+#[test]
+fn the_emergency_cut_keeps_the_request_and_the_newest_steps_of_a_long_task() {
+    let input = long_task(10, 200);
+    let kept = |max: f64| -> Vec<usize> {
+        let plan = api::emergency_prune(&refs(&input), max, None).unwrap();
+        plan.iter().map(Output::index).collect()
+    };
+    let three_steps =
+        api::estimate_tokens(&refs(&[&input[..2], &input[16..]].concat()), None).unwrap() as f64;
+    assert_eq!(kept(three_steps), vec![0, 1, 16, 17, 18, 19, 20, 21]);
+    assert_eq!(kept(1.0), vec![0, 1, 20, 21], "at least the newest step");
 }

@@ -32,6 +32,21 @@ pub fn frame(summary: &str, cut_at: Option<u64>) -> String {
     text
 }
 
+/// The estimate of a marker holding `text` (a framed summary), in any
+/// format: its text, its name and a message's overhead (read without a
+/// second, JSON-typed copy of the format readers in the wasm module).
+pub fn marker_tokens(text: &str) -> u64 {
+    crate::estimate::MESSAGE_OVERHEAD
+        + crate::estimate::text_tokens(text)
+        + crate::estimate::text_tokens(crate::history::COMPACTION_MARKER_NAME)
+}
+
+/// The estimate of a marker around an empty summary: what any compaction
+/// adds before the summary itself.
+pub fn frame_tokens() -> u64 {
+    marker_tokens(&frame("", None))
+}
+
 /// The summary inside a marker's text, without the frame, so that updating
 /// it never nests one frame in another. Text without our frame (a marker made
 /// by hand) is taken whole.

@@ -5,7 +5,7 @@
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::{read_history, At, Format};
-use crate::history::{total_tokens, COMPACTION_MARKER_NAME};
+use crate::history::total_tokens;
 use crate::json::Json;
 use crate::node::Node;
 use crate::prune::DEFAULT_PLACEHOLDER;
@@ -52,12 +52,18 @@ impl Job {
             placeholder: DEFAULT_PLACEHOLDER,
             sizes: true,
         };
+        // The instructions at the start are never summarised: they are sent
+        // again, ahead of the marker.
+        let instructions = crate::cuts::instructions(&views);
         let marker = views.iter().rposition(|view| view.is_marker);
-        let start = marker.map_or(0, |m| m + 1);
+        let start = marker.map_or(instructions, |m| m + 1);
         if start >= effective.len() {
             return Err(InputError::range_error(match marker {
-                Some(_) => "effective has no messages after its newest compaction marker: there is nothing new to summarise",
-                None => "effective is empty: there is nothing to summarise",
+                Some(_) => "effective has no messages after its newest compaction marker: there is nothing new to summarise".to_string(),
+                None if effective.is_empty() => "effective is empty: there is nothing to summarise".to_string(),
+                None => format!(
+                    "effective holds only its {instructions} leading system messages, which are instructions and never summarised: there is nothing to summarise"
+                ),
             }));
         }
 
@@ -124,7 +130,7 @@ impl Job {
             next: 0,
             prior,
             cut: false,
-            source_tokens: total_tokens(&views[marker.unwrap_or(0)..]),
+            source_tokens: total_tokens(&views[marker.unwrap_or(instructions)..]),
         })
     }
 
@@ -187,12 +193,7 @@ impl Job {
         };
         let cut_at = self.cut.then_some(self.options.max_summary_tokens);
         let text = frame::frame(summary, cut_at);
-        // The estimate of a marker in any format: its text, its name and a
-        // message's overhead (read without a second, JSON-typed copy of the
-        // format readers in the wasm module).
-        let tokens = MESSAGE_OVERHEAD
-            + estimate::text_tokens(&text)
-            + estimate::text_tokens(COMPACTION_MARKER_NAME);
+        let tokens = frame::marker_tokens(&text);
         let marker = self.format.marker_json(&text);
         if tokens >= self.source_tokens {
             return Err(format!(

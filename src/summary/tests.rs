@@ -70,7 +70,10 @@ fn a_small_history_is_one_request_and_gives_a_marker() {
     assert_eq!(request["messages"][1]["role"], "user");
     let user = user_text(request);
     assert!(user.contains("untrusted data"));
-    assert!(user.contains("<conversation_transcript>\n--- message 1: system ---"));
+    // The system prompt is an instruction, sent again ahead of the marker:
+    // never summarised.
+    assert!(user.contains("<conversation_transcript>\n--- message 2: user ---"));
+    assert!(!user.contains("You are a coding agent."));
     assert!(user.contains("(The assistant used the tool \"read_file\" (call call_2)"));
     assert!(!user.contains("previous_summary"));
 
@@ -107,7 +110,8 @@ fn a_large_history_is_chunked_oldest_first_each_summary_the_next_prior() {
         json!(format!("## Objective\nsummary after chunk {i}"))
     });
     assert_eq!(requests.len(), total);
-    let mut last_message = 0;
+    // Message 1 is the system prompt, which is not summarised.
+    let mut last_message = 1;
     for (i, request) in requests.iter().enumerate() {
         assert!(
             request_tokens(request) <= 8_000,

@@ -5,6 +5,7 @@ use kram_compaction::formats::Format;
 use serde_json::Value;
 
 /// The hand-written session of a format, `tests/fixtures/<name>.json`.
+#[allow(dead_code)]
 pub fn fixture(format: Format) -> Vec<Value> {
     let path = format!(
         "{}/tests/fixtures/{}.json",
@@ -15,6 +16,20 @@ pub fn fixture(format: Format) -> Vec<Value> {
 }
 
 /// The format rules read `&Value`s.
+#[allow(dead_code)]
 pub fn refs(values: &[Value]) -> Vec<&Value> {
     values.iter().collect()
+}
+
+/// The runs of consecutive indexes in a sorted list: what a cut kept.
+#[allow(dead_code)]
+pub fn contiguous_runs(indexes: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for &index in indexes {
+        match runs.last_mut() {
+            Some(run) if run.end == index => run.end += 1,
+            _ => runs.push(index..index + 1),
+        }
+    }
+    runs
 }

@@ -11,6 +11,7 @@ import {
   compact,
   CompactionError,
   COMPACTION_MARKER_NAME,
+  describeMessages,
   effectiveHistory,
   estimateTokens,
   openAIChatGateway,
@@ -53,7 +54,9 @@ test("the OpenAI gateway: one fenced transcript, max_tokens, and a reference-onl
   const close = user.indexOf("</conversation_transcript>");
   assert.ok(open >= 0 && close > open);
   assert.ok(user.indexOf("fix the failing test in src/mod2.rs") > open);
-  assert.deepEqual(messageNumbers(user), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+  // Message 1, the system prompt, is an instruction: sent again, never summarised.
+  assert.deepEqual(messageNumbers(user), [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+  assert.doesNotMatch(user, /You are a coding agent/);
   for (const section of ["Objective", "Important details", "Work state", "Next step", "Relevant files"]) {
     assert.match(systemText(request), new RegExp(section, "i"));
   }
@@ -64,8 +67,10 @@ test("the OpenAI gateway: one fenced transcript, max_tokens, and a reference-onl
   assert.match(marker.content, /nothing in it is a new task/);
   assert.match(marker.content, /<compaction_summary>\n## Objective\nSummary \d+\.\n<\/compaction_summary>$/);
   assert.doesNotMatch(marker.content, /\bcontinue\b/i);
-  // The marker starts the effective history once appended.
-  assert.deepEqual(effectiveHistory([...history, marker]), [marker]);
+  // Once appended, the effective history is the system prompt, then the marker.
+  const effective = effectiveHistory([...history, marker]);
+  assert.deepEqual(effective, [history[0], marker]);
+  assert.equal(effective[0], history[0]);
 });
 
 test("the Anthropic gateway: /v1/messages with the system prompt in the top-level field", async () => {
@@ -134,13 +139,13 @@ test("a long history is summarised in chunks of whole turns, oldest first, each 
     progress,
     requests.map((_, i) => ({ done: i + 1, total: requests.length })),
   );
-  let next = 2; // message 1 is the system prompt of the session, in the first chunk
+  let next = 2; // message 1 is the system prompt of the session, never summarised
   requests.forEach((request, i) => {
     const user = userText(request);
     // Bounded: the request as estimateTokens counts it stays under the cap.
     assert.ok(estimateTokens(request.json.messages) <= 6000, `request ${i}: ${estimateTokens(request.json.messages)}`);
     const numbers = messageNumbers(user);
-    if (i === 0) assert.equal(numbers[0], 1);
+    if (i === 0) assert.equal(numbers[0], 2);
     else {
       assert.equal(numbers[0], next, `request ${i} starts where the last ended`);
       assert.match(user, new RegExp(`<previous_summary>[\\s\\S]*Summary \\d+\\.[\\s\\S]*</previous_summary>`));
@@ -329,10 +334,13 @@ test("the marker comes back in the history's own format", async () => {
     const { result: marker, requests } = await seen(() =>
       compact(openAIChatGateway({ baseURL: server.openAIBaseURL }), "m", history),
     );
-    assert.match(userText(requests[0]), /--- message 1: /, format);
+    // The leading system messages are instructions: not summarised, and
+    // sent again ahead of the marker.
+    const instructions = describeMessages(history).messages.findIndex((m) => m.kind !== "system" && m.kind !== "other");
+    assert.match(userText(requests[0]), new RegExp(`--- message ${instructions + 1}: `), format);
     const effective = effectiveHistory([...history, marker]);
-    assert.equal(effective.length, 1, `${format}: the new marker is found`);
-    assert.equal(effective[0], marker);
+    assert.deepEqual(effective, [...history.slice(0, instructions), marker], `${format}: the new marker is found`);
+    assert.equal(effective.at(-1), marker);
     assert.equal(estimateTokens([...history, marker], { format }) > 0, true);
   }
 });

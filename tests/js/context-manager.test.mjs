@@ -54,7 +54,9 @@ test("tier compacted: the marker and the newest turn to append, the newest reque
   assert.equal(out.append[0].name, COMPACTION_MARKER_NAME);
   assert.deepEqual(out.append.slice(1), all.slice(-2), "the newest turn follows the marker");
   assert.equal(out.append[1], all.at(-2), "verbatim: the very objects");
-  assert.deepEqual(effectiveHistory([...all, ...out.append]), out.append);
+  // The system prompt is an instruction: kept, and sent first.
+  assert.deepEqual(effectiveHistory([...all, ...out.append]), [all[0], ...out.append]);
+  assert.equal(out.messages[0], all[0]);
   assert.equal(out.messages.at(-2).content, all.at(-2).content);
   assert.ok(out.tokensAfter <= 8_000);
   for (const m of out.messages) assert.doesNotMatch(String(m.content), /^(please )?continue/i);
@@ -84,11 +86,18 @@ test("the emergency cut: no gateway, a failing summariser, too little progress, 
   assert.match(failing.reason, /compacting failed.*500/);
   assert.deepEqual(failing.append, []);
 
-  // A summary that is smaller, but not by a quarter.
+  // A summary that is smaller, but not by a quarter: the system prompt (never
+  // summarised) is over half of a history just over the budget, and the
+  // summary takes all the room it is given.
+  const talk = all.slice(1);
+  let rules = "";
+  while (estimateTokens([{ role: "system", content: rules }]) < 1.3 * estimateTokens(talk)) rules += "Follow the house rules for every change. ".repeat(20);
+  const ruled = [{ role: "system", content: rules }, ...talk];
   const line = "a detail worth keeping, line by line\n";
   let wordy = "## Objective\n";
-  while (estimateTokens([{ role: "system", content: wordy }]) < 0.85 * estimateTokens(all)) wordy += line.repeat(20);
-  const little = await new ContextManager({ gateway: () => wordy, model: "m", maxTokens: 8_000, compact: { maxSummaryTokens: 20_000 } }).prepare(all);
+  while (estimateTokens([{ role: "system", content: wordy }]) < estimateTokens(ruled)) wordy += line.repeat(20);
+  const justOver = Math.floor(estimateTokens(ruled) * 0.95);
+  const little = await new ContextManager({ gateway: () => wordy, model: "m", maxTokens: justOver, compact: { maxSummaryTokens: 20_000 } }).prepare(ruled);
   assert.equal(little.tier, "emergency", little.reason);
   assert.match(little.reason, /less than the 25% cut required/);
   assert.deepEqual(little.append, []);
@@ -142,7 +151,8 @@ test("every message format: compacted, the marker in the history's own format, f
     assert.equal(out.tier, "compacted", `${format}: ${out.reason}`);
     const stored = [...all, ...out.append];
     assert.equal(describeMessages(stored).format, format);
-    assert.deepEqual(effectiveHistory(stored), out.append, format);
+    const instructions = describeMessages(all).messages.findIndex((m) => m.kind !== "system" && m.kind !== "other");
+    assert.deepEqual(effectiveHistory(stored), [...all.slice(0, instructions), ...out.append], format);
     assert.ok(describeMessages(stored).messages[all.length].isMarker, format);
   }
 });

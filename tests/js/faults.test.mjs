@@ -76,9 +76,11 @@ function assertFramed(marker, history, summary, { cut = false } = {}) {
   const after = text.slice(text.indexOf(CLOSE) + CLOSE.length);
   if (cut) assert.match(after, /^\n\nNote: the summary was longer than its limit of \d+ tokens and was cut/);
   else assert.equal(after, "");
+  // The leading system messages are instructions, sent first; then the marker.
+  const instructions = history.findIndex((message) => message.role !== "system");
   const effective = effectiveHistory([...history, marker]);
-  assert.equal(effective.length, 1);
-  assert.equal(effective[0], marker, "the effective history starts at the marker");
+  assert.deepEqual(effective, [...history.slice(0, instructions), marker]);
+  assert.equal(effective.at(-1), marker, "the effective history goes on from the marker");
 }
 
 let recoveries = 0;
@@ -106,8 +108,9 @@ function assertCompacted(out, all, summary, options) {
   assertFramed(marker, all, summary, options);
   assert.equal(tail.length, 2);
   tail.forEach((message, i) => assert.equal(message, all[all.length - 2 + i]));
-  assert.deepEqual(effectiveHistory([...all, ...out.append]), out.append);
-  assert.equal(out.messages[0].content, marker.content, "what is sent starts at the marker");
+  assert.deepEqual(effectiveHistory([...all, ...out.append]), [all[0], ...out.append]);
+  assert.equal(out.messages[0], all[0], "what is sent starts with the system prompt");
+  assert.equal(out.messages[1].content, marker.content, "then the marker");
   assert.ok(out.tokensAfter <= BUDGET);
 }
 

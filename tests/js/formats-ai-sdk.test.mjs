@@ -68,16 +68,21 @@ function forModel() {
   const all = JSON.parse(readFileSync(new URL("../fixtures/ai-sdk.json", import.meta.url), "utf8"));
   all.splice(7, 0, marker);
   const effective = effectiveHistory(all);
-  assert.equal(effective[0], marker);
-  return pruneForModel(effective, { protectTurns: 1, protectTokens: 0, minimumSavings: 1 });
+  // The stored system prompt is an instruction, sent first; then the marker.
+  assert.equal(effective[0], all[0]);
+  assert.equal(effective[0].role, "system");
+  assert.equal(effective[1], marker);
+  const [system, ...messages] = pruneForModel(effective, { protectTurns: 1, protectTokens: 0, minimumSavings: 1 });
+  // AI SDK 6 warns about system messages inside `messages`: it goes as `system`.
+  return { system: system.content, messages };
 }
 
 test("the Anthropic provider accepts the pruned history and the marker as they are", async () => {
-  const messages = forModel();
+  const { system, messages } = forModel();
   const warnings = [];
   const result = await generateText({
     model: createAnthropic({ baseURL: url, apiKey: "test-key" })("claude-sonnet-4-5"),
-    system: "You are a coding agent.",
+    system,
     messages,
   });
   warnings.push(...(result.warnings ?? []));
@@ -95,13 +100,14 @@ test("the Anthropic provider accepts the pruned history and the marker as they a
 });
 
 test("the OpenAI Responses provider accepts the pruned history and the marker as they are", async () => {
-  const messages = forModel();
-  const result = await generateText({ model: createOpenAI({ baseURL: url, apiKey: "test-key" }).responses("gpt-5"), messages });
+  const { system, messages } = forModel();
+  const result = await generateText({ model: createOpenAI({ baseURL: url, apiKey: "test-key" }).responses("gpt-5"), system, messages });
   assert.equal(result.text, "Understood.");
 
   const { body } = received.findLast((r) => r.path === "/v1/responses");
-  assert.equal(body.input[0].role, "user");
-  assert.ok(JSON.stringify(body.input[0].content).includes(SUMMARY));
+  assert.equal(body.input[0].role, "developer", "the system prompt, as the provider sends it to reasoning models");
+  assert.equal(body.input[1].role, "user");
+  assert.ok(JSON.stringify(body.input[1].content).includes(SUMMARY));
   const outputs = body.input.filter((item) => item.type === "function_call_output");
   assert.equal(outputs.filter((item) => JSON.stringify(item.output).includes(PLACEHOLDER)).length, 2);
   const calls = new Set(body.input.filter((item) => item.type === "function_call").map((item) => item.call_id));

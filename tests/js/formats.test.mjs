@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { estimateTokens, effectiveHistory, pruneForModel, emergencyPrune } from "kram-compaction";
+import { estimateTokens, effectiveHistory, pruneForModel, emergencyPrune, describeMessages } from "kram-compaction";
 
 const FORMATS = ["openai-chat", "ai-sdk", "anthropic", "openai-responses"];
 const PLACEHOLDER = "[Old tool result content cleared]";
@@ -48,7 +48,7 @@ test("forcing a format the history is not in is a TypeError naming the message",
   );
   assert.throws(
     () => estimateTokens(fixture("anthropic"), { format: "openai-chat" }),
-    (e) => e instanceof TypeError && e.message === 'messages[0] is not a message of the format "openai-chat" that options.format names',
+    (e) => e instanceof TypeError && e.message === 'messages[0] is not a message of the format "openai-chat" that options.format names (its content[1].type "image" does not fit it)',
   );
   assert.throws(
     () => estimateTokens([], { format: "gemini" }),
@@ -62,7 +62,7 @@ test("a history that mixes formats is a TypeError naming the first message that 
     () => pruneForModel(mixed),
     (e) =>
       e instanceof TypeError &&
-      e.message === "effective[4] does not match the format of the messages before it (ai-sdk, it reads as openai-responses): a history must not mix formats",
+      e.message === "effective[4] does not match the format of the messages before it (its field `type` does not fit ai-sdk; it reads as openai-responses): a history must not mix formats",
   );
   const anthropicThenChat = [...fixture("anthropic").slice(0, 3), { role: "assistant", content: "ok", tool_calls: [] }];
   assert.throws(() => effectiveHistory(anthropicThenChat), (e) => e instanceof TypeError && /^all\[3\] does not match/.test(e.message));
@@ -167,10 +167,12 @@ test("markers written in each format are found by effectiveHistory", () => {
     const marker = markers[format];
     all.splice(6, 0, marker);
     const effective = effectiveHistory(all);
-    assert.equal(effective[0], marker, format);
-    assert.equal(effective.length, all.length - 6);
+    // The leading system messages (instructions) first, then the marker.
+    const instructions = describeMessages(all).messages.findIndex((m) => m.kind !== "system" && m.kind !== "other");
+    assert.deepEqual(effective, [...all.slice(0, instructions), ...all.slice(6)], format);
+    assert.equal(effective[instructions], marker, format);
     // The marker leads every emergency cut and is never pruned.
-    assert.equal(emergencyPrune(effective, 1)[0], marker, format);
-    assert.equal(pruneForModel(effective, eager)[0], marker, format);
+    assert.equal(emergencyPrune(effective, 1)[instructions], marker, format);
+    assert.equal(pruneForModel(effective, eager)[instructions], marker, format);
   }
 });

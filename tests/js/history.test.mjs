@@ -65,9 +65,11 @@ test("effectiveHistory starts at the newest marker and returns the same objects"
   const marker2 = { role: "system", name: MARKER, content: "second summary", extra: true };
   const all = [...session(1), marker1, ...session(1).slice(1), marker2, { role: "user", content: "go on" }];
   const effective = effectiveHistory(all);
-  assert.equal(effective.length, 2);
-  assert.equal(effective[0], marker2);
-  assert.equal(effective[1], all.at(-1));
+  // The leading system message is an instruction: sent first, then the marker.
+  assert.equal(effective.length, 3);
+  assert.equal(effective[0], all[0]);
+  assert.equal(effective[1], marker2);
+  assert.equal(effective[2], all.at(-1));
   assert.deepEqual(effectiveHistory(effective), effective);
   const plain = session(2);
   assert.deepEqual(effectiveHistory(plain), plain);
@@ -105,12 +107,16 @@ test("pruneForModel changes nothing below minimumSavings, and honours placeholde
   again.forEach((message, i) => assert.equal(message, custom[i], "already-cleared results are not touched again"));
 });
 
-test("emergencyPrune keeps the leading system message and whole newest turns", () => {
+test("emergencyPrune keeps the leading system message and whole newest turns, or the newest steps", () => {
   const input = session(5);
   assert.equal(input.length, 26, "a system message and five turns of five messages");
   const output = emergencyPrune(input, 1);
-  assert.deepEqual(output, [input[0], ...input.slice(-5)], "at least the newest user turn");
+  // When not even the newest turn fits: its request and its newest step.
+  assert.deepEqual(output, [input[0], input.at(-5), input.at(-1)], "at least the request and the newest step");
   output.forEach((m) => assert.ok(input.includes(m)));
+  const newestTurn = estimateTokens([input[0], ...input.slice(-5)]);
+  assert.deepEqual(emergencyPrune(input, newestTurn), [input[0], ...input.slice(-5)]);
+  assert.deepEqual(emergencyPrune(input, newestTurn - 1), [input[0], input.at(-5), input.at(-1)], "the call and its results go together");
   const twoTurns = estimateTokens([input[0], ...input.slice(-10)]);
   assert.deepEqual(emergencyPrune(input, twoTurns), [input[0], ...input.slice(-10)]);
   assert.deepEqual(emergencyPrune(input, estimateTokens(input)), input);

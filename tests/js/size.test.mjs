@@ -1,5 +1,5 @@
-// The size of the WebAssembly module: the budget of issue #2 is 150 KB raw and
-// 60 KB gzipped with every function in (README, Performance: "Module size").
+// The size of the WebAssembly module: the budget is 250 KB raw and 90 KB
+// gzipped with every function in (issue #16; README, Performance: "Module size").
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -7,10 +7,10 @@ import { gzipSync } from "node:zlib";
 
 const wasm = readFileSync(new URL("../../pkg/dist/kram_compaction_bg.wasm", import.meta.url));
 
-const RAW_CEILING = 150 * 1024;
-const GZIP_CEILING = 60 * 1024;
+const RAW_CEILING = 250 * 1024;
+const GZIP_CEILING = 90 * 1024;
 
-test("the .wasm is at most 150 KB raw and 60 KB gzipped", () => {
+test("the .wasm is at most 250 KB raw and 90 KB gzipped", () => {
   const gzipped = gzipSync(wasm, { level: 9 }).length;
   assert.ok(wasm.length <= RAW_CEILING, `${wasm.length} bytes raw`);
   assert.ok(gzipped <= GZIP_CEILING, `${gzipped} bytes gzipped`);

@@ -52,16 +52,17 @@ async function open(t, url = site, viewport = { width: 1280, height: 900 }) {
 /** What the tiers do to `all` at `budget`, asked of the package directly. */
 function expected(all, budget) {
   const effective = effectiveHistory(all);
-  const start = all.length - effective.length;
+  const position = (m) => effective.indexOf(m);
   const pruned = pruneForModel(effective);
   const cut = emergencyPrune(pruned, budget);
   let tier = "emergency";
   if (!needsCompaction(effective, budget)) tier = "none";
   else if (!needsCompaction(pruned, budget)) tier = "pruned";
-  const status = all.map((m, i) => {
-    if (i < start) return "summarised";
-    if (tier === "emergency" && !cut.includes(pruned[i - start])) return "dropped";
-    if (tier !== "none" && pruned[i - start] !== m) return "cleared";
+  const status = all.map((m) => {
+    const j = position(m);
+    if (j < 0) return "summarised";
+    if (tier === "emergency" && !cut.includes(pruned[j])) return "dropped";
+    if (tier !== "none" && pruned[j] !== m) return "cleared";
     return "kept";
   });
   const count = (s) => status.filter((x) => x === s).length;
@@ -181,7 +182,8 @@ test("a pasted history as a JSON array and as JSONL, and a dropped file", async 
   assert.equal(await page.getAttribute("#message-5", "data-kind"), "marker");
   assert.match(await page.textContent("#message-5 .role"), /Compaction summary/);
   const want = await checkBudget(page, withMarker, DEFAULT_MAX_TOKENS);
-  assert.deepEqual(want.status, ["summarised", "summarised", "summarised", "summarised", "summarised", "kept", "kept"]);
+  // The system prompt is an instruction, still sent; the rest before the marker is summarised.
+  assert.deepEqual(want.status, ["kept", "summarised", "summarised", "summarised", "summarised", "kept", "kept"]);
 
   await page.setInputFiles("#file", { name: "chat.jsonl", mimeType: "text/plain", buffer: Buffer.from(chat.map((m) => JSON.stringify(m)).join("\n")) });
   await page.waitForFunction(() => document.getElementById("source").textContent.startsWith("chat.jsonl"));
@@ -276,7 +278,8 @@ test("the compaction panel: cancel a slow one, an error in words, then compact()
   const after = await page.evaluate(() => [...document.querySelectorAll("#transcript > li")].map((li) => ({ status: li.dataset.status, text: li.textContent })));
   assert.equal(after.length, sample.length + 1);
   assert.match(after.at(-1).text, /Summary 3\./, "the marker is the newest message");
-  assert.ok(after.slice(0, sample.length).every((m) => m.status === "summarised"), "everything before it is summarised");
+  assert.equal(after[0].status, "kept", "the sample's system prompt is an instruction, still sent");
+  assert.ok(after.slice(1, sample.length).every((m) => m.status === "summarised"), "everything else before it is summarised");
   await page.screenshot({ path: join(artifacts, "www-compacted.png") });
   assert.deepEqual(problems.filter((p) => !/401/.test(p)), []);
 });

@@ -1,0 +1,153 @@
+//! Where a history can be cut: the leading system messages, user turns, the
+//! steps inside a turn, and whether a cut keeps every tool call with its
+//! results. Pruning, the emergency cut and the compaction plan all cut at
+//! these places, so they agree on what a turn and a step are.
+//!
+//! - A **user turn** starts at a message of the user's own words (a user
+//!   message carrying only tool results does not start one).
+//! - A **step** is one model response and what answers it: it starts at an
+//!   assistant message (a reasoning item, a tool call, text) that follows a
+//!   message of another role, and runs to the next such message. An
+//!   assistant message with its tool calls and all their results is one step.
+//! - The **request** of a turn is its messages before its first step.
+
+use std::ops::Range;
+
+use crate::hash::FastMap;
+use crate::view::{MessageView, RoleKind};
+
+/// The messages the provider reads as instructions before the conversation:
+/// the contiguous run of system and system-like messages at the start, not
+/// counting a compaction marker or anything after one. They are never
+/// summarised, and `effectiveHistory` sends them first.
+pub fn instructions(views: &[MessageView]) -> usize {
+    views
+        .iter()
+        .take_while(|view| is_system(view) && !view.is_marker)
+        .count()
+}
+
+/// The leading system messages of an effective history, the marker among
+/// them: what the emergency cut always keeps.
+pub fn leading(views: &[MessageView]) -> usize {
+    views.iter().take_while(|view| is_system(view)).count()
+}
+
+fn is_system(view: &MessageView) -> bool {
+    matches!(view.role, RoleKind::System | RoleKind::SystemLike)
+}
+
+/// Whether a step starts at `index`: an assistant message after a message of
+/// another role (or at the start).
+pub fn starts_step(views: &[MessageView], index: usize) -> bool {
+    views[index].role == RoleKind::Assistant
+        && (index == 0 || views[index - 1].role != RoleKind::Assistant)
+}
+
+/// The newest user turn's start, `None` when no message starts one.
+pub fn newest_turn(views: &[MessageView]) -> Option<usize> {
+    views.iter().rposition(|view| view.starts_user_turn)
+}
+
+/// Where each message stands for a cut that drops the messages between the
+/// first `leading` ones and it.
+pub struct Pairs {
+    /// `closed[i]`: dropping `leading..i` keeps every tool call with its
+    /// results: no call is dropped whose result is kept, and no call kept in
+    /// the leading messages loses its result.
+    closed: Vec<bool>,
+}
+
+impl Pairs {
+    /// An answer pairs with the newest call of its id before it (ids are
+    /// reused in real transcripts); an answer with no call before it is an
+    /// orphan already and constrains nothing, nor does a call never answered.
+    pub fn new(views: &[MessageView], leading: usize) -> Pairs {
+        let mut opened_at: FastMap<&str, usize> = FastMap::default();
+        // The oldest call after the leading messages that each message answers.
+        let mut oldest_answered = vec![usize::MAX; views.len()];
+        // The first result, after them, of a call made in the leading messages.
+        let mut first_leading_result = usize::MAX;
+        for (index, view) in views.iter().enumerate() {
+            for id in &view.answers {
+                let Some(&opener) = opened_at.get(id.as_str()) else {
+                    continue;
+                };
+                if opener >= leading {
+                    oldest_answered[index] = oldest_answered[index].min(opener);
+                } else if index >= leading {
+                    first_leading_result = first_leading_result.min(index);
+                }
+            }
+            for id in &view.opens {
+                opened_at.insert(id, index);
+            }
+        }
+        let mut closed = vec![true; views.len()];
+        let mut oldest = usize::MAX;
+        for index in (0..views.len()).rev() {
+            oldest = oldest.min(oldest_answered[index]);
+            closed[index] = oldest >= index && index <= first_leading_result;
+        }
+        Pairs { closed }
+    }
+
+    /// Whether a cut may drop everything between the leading messages and
+    /// `index`.
+    pub fn closed(&self, index: usize) -> bool {
+        self.closed.get(index).copied().unwrap_or(true)
+    }
+}
+
+/// The newest user turn cut into its request and its steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// The turn's messages before its first step (the user's request).
+    pub request: Range<usize>,
+    /// Where each step a cut may start at begins, oldest first: steps after
+    /// the request whose calls all have their results inside the step or
+    /// later.
+    pub steps: Vec<usize>,
+}
+
+/// The newest turn of a history (from the newest user turn that a cut may
+/// start at; the whole history after the leading messages, with an empty
+/// request, when there is none), with the steps a cut inside it may keep
+/// from.
+pub fn newest_turn_steps(views: &[MessageView], leading: usize, pairs: &Pairs) -> Turn {
+    let turn = (leading..views.len())
+        .rev()
+        .find(|&index| views[index].starts_user_turn && pairs.closed(index));
+    let start = turn.unwrap_or(leading);
+    let first_step = (start..views.len())
+        .find(|&index| starts_step(views, index))
+        .unwrap_or(views.len());
+    // Without a user turn there is no request to keep.
+    let request_end = if turn.is_some() { first_step } else { start };
+    let steps = (first_step..views.len())
+        .filter(|&index| starts_step(views, index) && pairs.closed(index))
+        .collect();
+    Turn {
+        request: start..request_end,
+        steps,
+    }
+}
+
+/// The sum of the messages' estimates in a range.
+pub fn tokens(views: &[MessageView], range: Range<usize>) -> u64 {
+    views[range].iter().map(|view| view.tokens).sum()
+}
+
+/// Where the newest step starts: the newest model response and what answers
+/// it, or the newest user message when it came after; the history's length
+/// when it has neither.
+pub fn newest_step(views: &[MessageView]) -> usize {
+    let step = (0..views.len())
+        .rev()
+        .find(|&index| starts_step(views, index));
+    let turn = newest_turn(views);
+    match (step, turn) {
+        (Some(step), Some(turn)) => step.max(turn),
+        (step, turn) => step.or(turn).unwrap_or(views.len()),
+    }
+}
