@@ -10,6 +10,7 @@ const C = {
   punct: 1000, punctSlope: 210, repeatSlope: 100, spaceBeforeDigit: 1000, spaceRun: 1000,
   newline: 1000, han: 875, kana: 780, thai: 530, hangul: 640, hangulWord: 495,
   cjkPunct: 630, symbol: 1200, repeatSymbol: 125, emoji: 1800, otherSpace: 1000,
+  escape: 1000, escapePunct: 1000, escapeFinal: 1000, spaceBeforeEscape: 1000,
 };
 const ALPHA = /\p{Alphabetic}/u;
 const SPACE = /\s/u;
@@ -35,7 +36,8 @@ const isUpper = (c) => c >= 65 && c <= 90;
 const isDigit = (c) => c >= 48 && c <= 57;
 const isSpace = (c) => c === 32 || c === 9;
 const isNewline = (c) => c === 10 || c === 13;
-const isPunct = (c) => c < 128 && !isLower(c) && !isUpper(c) && !isDigit(c) && !isSpace(c) && !isNewline(c);
+const isEscape = (c) => c === 0x1b;
+const isPunct = (c) => c < 128 && !isLower(c) && !isUpper(c) && !isDigit(c) && !isSpace(c) && !isNewline(c) && !isEscape(c);
 const codeAt = (s, i) => s.codePointAt(i);
 const width = (code) => (code > 0xffff ? 2 : 1);
 /** 0: not a Latin letter; 1: small or accented; 2: capital. */
@@ -93,6 +95,7 @@ export function textMilli(s) {
       if (next === -1) total += C.spaceRun;
       else if (isNewline(next)) total += 0;
       else if (isDigit(next)) total += run === 1 ? C.spaceBeforeDigit : C.spaceRun + C.spaceBeforeDigit;
+      else if (isEscape(next)) total += run === 1 ? C.spaceBeforeEscape : C.spaceRun + C.spaceBeforeEscape;
       else if (run > 1) total += C.spaceRun;
     } else if (isNewline(c)) {
       let end = i;
@@ -117,6 +120,33 @@ export function textMilli(s) {
         continue;
       }
       total += C.punct + extra;
+    } else if (isEscape(c)) {
+      // ESC, then punctuation opens a sequence: digits in groups of three and
+      // punctuation, until the letter that ends it.
+      total += C.escape;
+      i++;
+      if (i < n && isPunct(s.charCodeAt(i))) {
+        total += C.escapePunct;
+        i++;
+        let digits = 0;
+        while (i < n) {
+          const b = s.charCodeAt(i);
+          if (isDigit(b)) {
+            if (digits % 3 === 0) total += C.digitGroup;
+            digits++;
+          } else if (isPunct(b)) {
+            total += C.escapePunct;
+            digits = 0;
+          } else {
+            if (isLower(b) || isUpper(b)) {
+              total += C.escapeFinal;
+              i++;
+            }
+            break;
+          }
+          i++;
+        }
+      }
     } else {
       const code = codeAt(s, i);
       const kind = script(code, String.fromCodePoint(code));

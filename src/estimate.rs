@@ -28,7 +28,14 @@
 //! - a Han character costs 0.875, kana 0.78, Thai 0.53, CJK punctuation 0.63;
 //!   a Hangul word 0.495 plus 0.64 a syllable;
 //! - any other symbol costs 1.2 (0.125 when it repeats the one before, as in
-//!   `───`), an emoji 1.8, other whitespace 1.
+//!   `───`), an emoji 1.8, other whitespace 1;
+//! - a terminal's escape sequence (ESC, a punctuation character such as `[`,
+//!   parameters of digits and punctuation, and the letter that ends it, as
+//!   in `\x1b[38;5;208m`) costs 1 for ESC, 1 for each punctuation character,
+//!   1 for each group of up to three digits of a parameter and 1 for the final
+//!   letter, and joins nothing on either side: o200k_base makes `\x1b[31m`
+//!   4 tokens and `\x1b[38;5;208m` 8, wherever they stand. A space before
+//!   ESC costs 1, a run of spaces or tabs 2.
 //!
 //! The estimate of a text is one left-to-right pass over its bytes, in time
 //! linear in its length; the estimate of a history is the sum of its
@@ -77,6 +84,10 @@ pub struct Costs {
     pub repeat_symbol: u64,
     pub emoji: u64,
     pub other_space: u64,
+    pub escape: u64,
+    pub escape_punct: u64,
+    pub escape_final: u64,
+    pub space_before_escape: u64,
 }
 
 /// The costs, measured against o200k_base on `tests/corpus/`.
@@ -109,6 +120,10 @@ pub const COSTS: Costs = Costs {
     repeat_symbol: 125,
     emoji: 1_800,
     other_space: 1_000,
+    escape: 1_000,
+    escape_punct: 1_000,
+    escape_final: 1_000,
+    space_before_escape: 1_000,
 };
 
 /// What an ASCII byte starts.
@@ -120,6 +135,7 @@ enum Byte {
     Space,
     Newline,
     Punct,
+    Escape,
     NonAscii,
 }
 
@@ -133,6 +149,7 @@ const BYTES: [Byte; 256] = {
             b'0'..=b'9' => Byte::Digit,
             b' ' | b'\t' => Byte::Space,
             b'\n' | b'\r' => Byte::Newline,
+            0x1B => Byte::Escape,
             _ => Byte::Punct,
         };
         b += 1;
@@ -345,6 +362,8 @@ fn scan(text: &str, costs: &Costs) -> u64 {
                     None => costs.space_run,
                     Some(Byte::Digit) if i - start == 1 => costs.space_before_digit,
                     Some(Byte::Digit) => costs.space_run + costs.space_before_digit,
+                    Some(Byte::Escape) if i - start == 1 => costs.space_before_escape,
+                    Some(Byte::Escape) => costs.space_run + costs.space_before_escape,
                     _ if i - start == 1 => 0,
                     _ => costs.space_run,
                 };
@@ -384,6 +403,14 @@ fn scan(text: &str, costs: &Costs) -> u64 {
                     continue;
                 }
                 total += costs.punct + extra;
+            }
+            Byte::Escape => {
+                i += 1;
+                total += costs.escape;
+                if i < len && BYTES[bytes[i] as usize] == Byte::Punct {
+                    i += 1;
+                    total += costs.escape_punct + escape_rest(bytes, &mut i, costs);
+                }
             }
             Byte::NonAscii => {
                 let (code, width) = decode(bytes, i);
@@ -438,6 +465,36 @@ fn scan(text: &str, costs: &Costs) -> u64 {
         after_space = space;
         after_punct = punct;
         prefixed = false;
+    }
+    total
+}
+
+/// The parameters and the final letter of an escape sequence, from `i`
+/// (after its opening punctuation) to the byte after it. Digits count in
+/// groups of three, as anywhere; a byte of any other class ends the sequence
+/// without belonging to it.
+fn escape_rest(bytes: &[u8], i: &mut usize, costs: &Costs) -> u64 {
+    let mut total = 0;
+    let mut digits = 0;
+    while let Some(&byte) = bytes.get(*i) {
+        match BYTES[byte as usize] {
+            Byte::Digit => {
+                if digits % 3 == 0 {
+                    total += costs.digit_group;
+                }
+                digits += 1;
+            }
+            Byte::Punct => {
+                total += costs.escape_punct;
+                digits = 0;
+            }
+            Byte::Lower | Byte::Upper => {
+                *i += 1;
+                return total + costs.escape_final;
+            }
+            _ => return total,
+        }
+        *i += 1;
     }
     total
 }

@@ -7,7 +7,7 @@
 use super::Costs;
 
 /// Byte classes; punctuation comes twice, as a new character or as the
-/// same character as the byte before it.
+/// same character as the byte before it, and ESC has a class of its own.
 const LOWER: usize = 0;
 const UPPER: usize = 1;
 const DIGIT: usize = 2;
@@ -15,6 +15,7 @@ const SPACE: usize = 3;
 const NEWLINE: usize = 4;
 const PUNCT: usize = 5;
 const REPEAT: usize = 6;
+const ESCAPE: usize = 7; // ESC, 0x1B
 const CLASSES: usize = 8;
 
 const fn class(byte: u8) -> usize {
@@ -24,6 +25,7 @@ const fn class(byte: u8) -> usize {
         b'0'..=b'9' => DIGIT,
         b' ' | b'\t' => SPACE,
         b'\n' | b'\r' => NEWLINE,
+        0x1B => ESCAPE,
         _ => PUNCT,
     }
 }
@@ -41,7 +43,12 @@ const LINE_SPACE_MORE: usize = 8;
 const PUNCT_ONE: usize = 9;
 const PUNCT_MORE: usize = 10;
 const WORD: usize = 11;
-const STATES: usize = WORD + 13 * 4;
+// An escape sequence: after ESC, after its opening punctuation or a
+// parameter's, and after one, two or three digits of a parameter (+0, +1, +2).
+const ESC: usize = WORD + 13 * 4;
+const ESC_PARAMS: usize = ESC + 1;
+const ESC_DIGITS: usize = ESC + 2;
+const STATES: usize = ESC_DIGITS + 3;
 
 const fn word(letters: usize, small: bool, prefixed: bool) -> usize {
     WORD + (letters - 1) * 4 + (small as usize) * 2 + prefixed as usize
@@ -80,6 +87,7 @@ const fn fresh(costs: &Costs, c: usize, after_punct: bool) -> Step {
         SPACE => step(0, SPACE_ONE),
         NEWLINE if after_punct => step(0, LINE),
         NEWLINE => step(costs.newline, LINE),
+        ESCAPE => step(costs.escape, ESC),
         _ => step(0, PUNCT_ONE),
     }
 }
@@ -93,6 +101,7 @@ const fn after_spaces(costs: &Costs, c: usize, more: bool, after_line: bool) -> 
         NEWLINE if after_line => step(0, LINE),
         NEWLINE => step(costs.newline, LINE),
         DIGIT => step(run + costs.space_before_digit + costs.digit_group, DIGITS),
+        ESCAPE => step(run + costs.space_before_escape + costs.escape, ESC),
         _ => {
             let start = fresh(costs, c, false);
             step(run + start.cost(), start.next())
@@ -117,7 +126,7 @@ impl Table {
         let mut end = [0u32; STATES];
         let mut c = 0;
         while c < CLASSES {
-            let class = if c == REPEAT || c == 7 { PUNCT } else { c };
+            let class = if c == REPEAT { PUNCT } else { c };
             steps[START][c] = fresh(costs, class, false);
             // Digits: a new group every third digit.
             let mut d = 0;
@@ -156,6 +165,31 @@ impl Table {
                 REPEAT => step(costs.repeat_slope, PUNCT_MORE),
                 _ => fresh(costs, class, true),
             };
+            // An escape sequence: punctuation after ESC opens it; then its
+            // parameters, digits in groups of three and punctuation, until
+            // the letter that ends it.
+            steps[ESC][c] = match class {
+                PUNCT => step(costs.escape_punct, ESC_PARAMS),
+                _ => fresh(costs, class, false),
+            };
+            let mut state = ESC_PARAMS;
+            while state < STATES {
+                let d = state - ESC_PARAMS; // digits of the group so far
+                steps[state][c] = match class {
+                    DIGIT => step(
+                        if d == 0 || d == 3 {
+                            costs.digit_group
+                        } else {
+                            0
+                        },
+                        ESC_DIGITS + d % 3,
+                    ),
+                    PUNCT => step(costs.escape_punct, ESC_PARAMS),
+                    LOWER | UPPER => step(costs.escape_final, START),
+                    _ => fresh(costs, class, false),
+                };
+                state += 1;
+            }
             let mut n = 1;
             while n <= 13 {
                 let mut flags = 0;

@@ -126,11 +126,99 @@ fn the_state_machine_follows_the_rule_of_the_general_scan() {
         "—",
         "привет",
     ]);
+    follows_the_general_scan(piece, "[ -~\n\t]{0,64}");
+}
+
+#[test]
+fn escape_sequences_cost_what_o200k_base_makes_of_them() {
+    // o200k_base's token counts (gpt-tokenizer 4.0.0): ESC, the opening `[`,
+    // each parameter's punctuation, each group of up to three digits and the
+    // final letter are a token each.
+    let measured = [
+        ("\u{1b}[31m", 4),
+        ("\u{1b}[1m", 4),
+        ("\u{1b}[22m", 4),
+        ("\u{1b}[39m", 4),
+        ("\u{1b}[2K", 4),
+        ("\u{1b}[38;5;208m", 8),
+        ("\u{1b}[0m", 4),
+        ("\u{1b}[m", 3),
+        ("\u{1b}[?25l", 5),
+        ("\u{1b}[?2004h", 6),
+        ("\u{1b}[38;2;255;0;0m", 12),
+        ("\u{1b}[31m\u{1b}[1m", 8),
+        ("\u{1b}[01;31m\u{1b}[K\u{1b}[m\u{1b}[K", 15),
+        // A space before ESC is a token of its own, two spaces two.
+        (" \u{1b}[0m", 5),
+        ("  \u{1b}[0m", 6),
+    ];
+    for (text, tokens) in measured {
+        assert_eq!(text_milli_tokens(text), tokens * MILLI, "{text:?}");
+    }
+    // Nothing joins a sequence on either side (`foo|\x1b|[|31|m|error`), so
+    // it adds its own cost to that of the text around it.
+    for before in ["", "foo", "'", ":", "(", "\n", "\u{1b}[1m"] {
+        for after in [
+            "",
+            "error",
+            "AssertionError",
+            " x",
+            "\n",
+            ": ",
+            "1",
+            "\u{1b}[22m",
+        ] {
+            let text = format!("{before}\u{1b}[31m{after}");
+            assert_eq!(
+                text_milli_tokens(&text),
+                text_milli_tokens(before) + 4 * MILLI + text_milli_tokens(after),
+                "{text:?}"
+            );
+        }
+    }
+    // A vitest failure line: 26 tokens, and 26 estimated (21 before escape
+    // sequences had a rule of their own).
+    let line = "\u{1b}[31m\u{1b}[1mAssertionError\u{1b}[22m: expected '' to be '??'\u{1b}[39m";
+    assert_eq!(text_tokens(line), 26);
+}
+
+#[test]
+fn text_with_escapes_follows_the_same_rule_in_the_state_machine() {
+    use proptest::prelude::*;
+    let piece = prop::sample::select(vec![
+        "\u{1b}",
+        "\u{1b}[",
+        "\u{1b}[0m",
+        "\u{1b}[38;5;208m",
+        "\u{1b}]8;;",
+        "[",
+        ";",
+        "1234",
+        "m",
+        "K",
+        "word",
+        " ",
+        "  ",
+        "\n",
+        "'",
+        ":",
+        "✓",
+    ]);
+    follows_the_general_scan(piece, "[\u{1b} -~\n\t]{0,64}");
+}
+
+/// That the state machine gives the general scan's answer on texts of up to
+/// 40 of the pieces, and on texts of the characters `chars` (a regex).
+fn follows_the_general_scan(
+    piece: impl proptest::strategy::Strategy<Value = &'static str>,
+    chars: &'static str,
+) {
+    use proptest::prelude::*;
     proptest!(|(pieces in prop::collection::vec(piece, 0..40))| {
         let text: String = pieces.concat();
         prop_assert_eq!(text_milli_tokens(&text), scan(&text, &COSTS), "{:?}", text);
     });
-    proptest!(|(text in "[ -~\n\t]{0,64}")| {
+    proptest!(|(text in chars)| {
         prop_assert_eq!(text_milli_tokens(&text), scan(&text, &COSTS), "{:?}", text);
     });
 }

@@ -148,4 +148,118 @@ chat node-docs-readline /usr/share/doc/nodejs/api/readline.md 1 10000
 chat zod-readme "$NODE_MODULES/zod/README.md" 1 8000
 chat langchain-readme "$NODE_MODULES/@langchain/core/README.md" 1 8000
 
+# Coloured terminal output, colour forced as a terminal would get it (ANSI
+# escape sequences kept): the errors of a compiler and a type checker and the
+# failures of two test runners on small scratch projects made here (their
+# sources below), a diff, a directory listing and a search of installed files.
+# The scratch directory's path is written /tmp/scratch.
+ANSI="$SCRATCH/ansi"
+REPO=$(cd ../.. && pwd)
+mkdir -p "$ANSI/errors/src" "$ANSI/tests/src" "$ANSI/node" "$ANSI/ts"
+for crate in errors tests; do
+  printf '[package]\nname = "scratch"\nversion = "0.1.0"\nedition = "2021"\n' >"$ANSI/$crate/Cargo.toml"
+done
+cat >"$ANSI/errors/src/lib.rs" <<'EOF'
+use std::collections::HashMap;
+
+pub struct Budget {
+    pub limit: u64,
+    pub used: u64,
+}
+
+pub fn remaining(budget: &Budget) -> u64 {
+    budget.limit - budget.used as i64
+}
+
+pub fn count(words: &[&str]) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    for word in words {
+        *counts.entry(word).or_insert(0) += 1;
+    }
+    counts
+}
+
+pub fn first(items: Vec<String>) -> &str {
+    &items[0]
+}
+
+pub fn longest(lines: Vec<String>) -> String {
+    let sorted = lines;
+    let unused = lines.len();
+    sorted.into_iter().max_by_key(|line| line.len()).unwrap_or_default()
+}
+EOF
+cat >"$ANSI/tests/src/lib.rs" <<'EOF'
+#[cfg(test)]
+mod tests {
+    fn split(text: &str) -> Vec<&str> {
+        text.split(' ').collect()
+    }
+
+    #[test]
+    fn splits_on_spaces() {
+        assert_eq!(split("a b  c"), vec!["a", "b", "c"]);
+    }
+
+    #[test]
+    fn keeps_a_single_word() {
+        assert_eq!(split("word"), vec!["word"]);
+    }
+
+    #[test]
+    fn parses_a_number() {
+        let n: u32 = "4O2".parse().unwrap();
+        assert_eq!(n, 402);
+    }
+
+    #[test]
+    fn compares_text() {
+        assert_eq!("expected '' to be '??'".to_uppercase(), "EXPECTED '' TO BE '??'!");
+    }
+
+    #[test]
+    #[should_panic(expected = "out of range")]
+    fn panics_out_of_range() {
+        let v: Vec<u8> = Vec::new();
+        let _ = v[3];
+    }
+}
+EOF
+cat >"$ANSI/node/budget.test.mjs" <<'EOF'
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+describe("budget", () => {
+  test("counts words", () => assert.equal("a b".split(" ").length, 3));
+  test("compares strings", () => assert.equal("expected text here", "expected test here"));
+  test("compares objects", () =>
+    assert.deepEqual({ a: 1, b: [1, 2, 3], c: "x" }, { a: 1, b: [1, 2, 4], c: "y" }));
+  test("rejects", async () => assert.rejects(Promise.resolve(1), /failed/));
+  test("passes", () => assert.ok(true));
+  test.skip("is skipped", () => {});
+});
+EOF
+cat >"$ANSI/ts/index.ts" <<'EOF'
+interface Message { role: "user" | "assistant"; content: string }
+
+export function total(messages: Message[]): number {
+  return messages.reduce((sum, m) => sum + m.content.length, "");
+}
+
+const m: Message = { role: "system", content: 42 };
+export const first = (messages: Message[]) => messages[0].text;
+export async function load(path: string): Promise<Message[]> {
+  const text = await readFile(path, "utf8");
+  return JSON.parse(text).map((line) => line.trim());
+}
+EOF
+in_ansi() { (cd "$ANSI/$1" && shift && "$@") 2>&1 | sed "s#$ANSI#/tmp/scratch#g"; }
+run terminal-ansi cargo-build-errors 1 7000 "\`cargo build --color=always\` of a scratch crate with compile errors, its source in \`collect.sh\`" -- in_ansi errors env CARGO_TARGET_DIR="$ANSI/target/errors" cargo build --color=always
+run terminal-ansi cargo-test-failures 1 4000 "\`cargo test --color=always\` of a scratch crate with failing tests, its source in \`collect.sh\`" -- in_ansi tests env RUST_BACKTRACE=0 CARGO_TARGET_DIR="$ANSI/target/tests" cargo test --color=always
+run terminal-ansi node-test-spec 1 5000 "\`FORCE_COLOR=1 node --test --test-reporter=spec\` of a scratch test file with failing tests, its source in \`collect.sh\`" -- in_ansi node env FORCE_COLOR=1 node --test --test-reporter=spec
+run terminal-ansi tsc-pretty 1 4000 "\`tsc --noEmit --pretty --strict\` (TypeScript 5.9, this repository's dev dependency) of a scratch file with type errors, its source in \`collect.sh\`" -- in_ansi ts "$REPO/node_modules/.bin/tsc" --noEmit --pretty --strict index.ts
+run terminal-ansi git-diff-anyhow 1 5000 "\`git diff --no-index --color=always\` of anyhow 1.0.102 and 1.0.105 \`src/\`" -- bash -c "cd '$CRATES' && git diff --no-index --color=always anyhow-1.0.102/src anyhow-1.0.105/src"
+run terminal-ansi ls-npm-modules 1 3000 "\`ls -l --color=always /usr/lib/node_modules/npm/node_modules\`, default colours" -- env -u LS_COLORS ls -l --color=always "$NPM_MODULES"
+run terminal-ansi grep-unsafe-memchr 1 4000 "\`grep -rn --color=always unsafe\` in memchr 2.8.3 \`src/arch/\`" -- bash -c "cd '$CRATES/memchr-2.8.3/src' && GREP_COLORS= grep -rn --color=always unsafe arch"
+
 echo "wrote $(ls */* | wc -l) pieces, $(cat */* | wc -c) bytes"
