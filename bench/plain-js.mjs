@@ -10,7 +10,7 @@ const C = {
   punct: 1000, punctSlope: 210, repeatSlope: 100, spaceBeforeDigit: 1000, spaceRun: 1000,
   newline: 1000, han: 875, kana: 780, thai: 530, hangul: 640, hangulWord: 495,
   cjkPunct: 630, symbol: 1200, repeatSymbol: 125, emoji: 1800, otherSpace: 1000,
-  escape: 1000, escapePunct: 1000, escapeFinal: 1000, spaceBeforeEscape: 1000,
+  escape: 1000, escapePunct: 1000, escapeFinal: 1200, spaceBeforeEscape: 1000,
 };
 const ALPHA = /\p{Alphabetic}/u;
 const SPACE = /\s/u;

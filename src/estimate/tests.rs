@@ -152,8 +152,13 @@ fn escape_sequences_cost_what_o200k_base_makes_of_them() {
         (" \u{1b}[0m", 5),
         ("  \u{1b}[0m", 6),
     ];
+    // The final letter is priced 0.2 over what o200k_base makes of it: the
+    // plain text between the sequences of real coloured output comes out a
+    // little under o200k_base, and the margin keeps the whole above it.
+    let margin = COSTS.escape_final - MILLI;
     for (text, tokens) in measured {
-        assert_eq!(text_milli_tokens(text), tokens * MILLI, "{text:?}");
+        let sequences = text.matches('\u{1b}').count() as u64;
+        assert_eq!(text_milli_tokens(text), tokens * MILLI + sequences * margin, "{text:?}");
     }
     // Nothing joins a sequence on either side (`foo|\x1b|[|31|m|error`), so
     // it adds its own cost to that of the text around it.
@@ -171,13 +176,13 @@ fn escape_sequences_cost_what_o200k_base_makes_of_them() {
             let text = format!("{before}\u{1b}[31m{after}");
             assert_eq!(
                 text_milli_tokens(&text),
-                text_milli_tokens(before) + 4 * MILLI + text_milli_tokens(after),
+                text_milli_tokens(before) + 4 * MILLI + margin + text_milli_tokens(after),
                 "{text:?}"
             );
         }
     }
-    // A vitest failure line: 26 tokens, and 26 estimated (21 before escape
-    // sequences had a rule of their own).
+    // A vitest failure line: 26 tokens, and 26 estimated, margin included (21
+    // before escape sequences had a rule of their own).
     let line = "\u{1b}[31m\u{1b}[1mAssertionError\u{1b}[22m: expected '' to be '??'\u{1b}[39m";
     assert_eq!(text_tokens(line), 26);
 }
