@@ -527,6 +527,18 @@ pub fn text_tokens(text: &str) -> u64 {
     text_milli_tokens(text).div_ceil(MILLI)
 }
 
+/// The thousandths of a token of encrypted reasoning carried back to the
+/// provider (OpenAI's `encrypted_content`, Anthropic's `redacted_thinking`
+/// data), from the length of its base64 text. The text is not tokenized as
+/// such: it stands for the reasoning tokens it encrypts. Codex estimates them
+/// as `len * 3/4 - 650` bytes at 4 bytes a token
+/// (openai/codex, codex-rs/core/src/context_manager/history.rs,
+/// `estimate_reasoning_length`); this is that rule.
+pub fn encrypted_milli_tokens(base64_len: usize) -> u64 {
+    let bytes = (base64_len as u64 * 3 / 4).saturating_sub(650);
+    bytes * MILLI / 4
+}
+
 /// Rounds a sum of thousandths up to whole tokens.
 pub fn milli_to_tokens(milli: u64) -> u64 {
     milli.div_ceil(MILLI)

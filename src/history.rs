@@ -40,6 +40,7 @@ mod tests {
             opens: vec![],
             answers: vec![],
             tool_results: vec![],
+            carried_reasoning: false,
         }
     }
 

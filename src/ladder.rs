@@ -303,7 +303,10 @@ mod tests {
         assert_eq!(plan.max_summary_tokens, 2_500);
         assert_eq!(plan.keep[0], 1, "the request verbatim");
         let steps_kept = plan.keep.len() - 1;
-        assert!(steps_kept >= 2 && steps_kept.is_multiple_of(2), "{steps_kept}");
+        assert!(
+            steps_kept >= 2 && steps_kept.is_multiple_of(2),
+            "{steps_kept}"
+        );
         assert_eq!(plan.summarise_end, views.len() - steps_kept);
         assert!(plan.reason(false).contains("older steps"));
     }

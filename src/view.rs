@@ -63,6 +63,10 @@ pub struct MessageView {
     pub answers: Vec<String>,
     /// Prunable payloads, in the order they appear.
     pub tool_results: Vec<ToolResult>,
+    /// A reasoning item the provider does not render once a newer user
+    /// message follows it (OpenAI Responses, for models before GPT-5.6): it
+    /// counts nothing there.
+    pub carried_reasoning: bool,
 }
 
 impl MessageView {
@@ -76,6 +80,7 @@ impl MessageView {
             opens: Vec::new(),
             answers: Vec::new(),
             tool_results: Vec::new(),
+            carried_reasoning: false,
         }
     }
 }

@@ -158,7 +158,11 @@ fn escape_sequences_cost_what_o200k_base_makes_of_them() {
     let margin = COSTS.escape_final - MILLI;
     for (text, tokens) in measured {
         let sequences = text.matches('\u{1b}').count() as u64;
-        assert_eq!(text_milli_tokens(text), tokens * MILLI + sequences * margin, "{text:?}");
+        assert_eq!(
+            text_milli_tokens(text),
+            tokens * MILLI + sequences * margin,
+            "{text:?}"
+        );
     }
     // Nothing joins a sequence on either side (`foo|\x1b|[|31|m|error`), so
     // it adds its own cost to that of the text around it.

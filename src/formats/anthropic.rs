@@ -118,6 +118,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         opens,
         answers,
         tool_results,
+        carried_reasoning: false,
     })
 }
 
@@ -127,8 +128,11 @@ fn block_milli<N: Node>(block: &N, kind: &str, field: &str, at: &At) -> Result<u
     Ok(match kind {
         "text" => text_milli(block, at, field, "text")?,
         "thinking" => text_milli(block, at, field, "thinking")?,
-        // The encrypted thinking stands in for the thinking it hides.
-        "redacted_thinking" => text_milli(block, at, field, "data")?,
+        // The encrypted thinking stands for the thinking it hides.
+        "redacted_thinking" => {
+            let data = at.required_string_value(block, &format!("{field}.data"), "data")?;
+            at.encrypted_milli(&data)
+        }
         "image" | "document" => ATTACHMENT_MILLI,
         _ => at.json_milli(block),
     })

@@ -158,6 +158,17 @@ impl At<'_> {
         )
     }
 
+    /// The estimate of encrypted reasoning, from its length (0 without sizes).
+    pub fn encrypted_milli<N: Node>(&self, text: &N) -> u64 {
+        if self.sizes {
+            text.text().map_or(0, |text| {
+                crate::estimate::encrypted_milli_tokens(text.len())
+            })
+        } else {
+            0
+        }
+    }
+
     /// The estimate of a free-form JSON value (0 without sizes).
     pub fn json_milli<N: Node>(&self, value: &N) -> u64 {
         if self.sizes {
@@ -298,7 +309,25 @@ fn read<N: Node>(
             Ok(view)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let mut views = views;
+    drop_earlier_reasoning(&mut views);
     Ok((format, views))
+}
+
+/// Reasoning carried back from before the newest user message is not
+/// rendered by the provider (OpenAI: "reasoning items from previous turns
+/// are ignored"), so it counts nothing; from the newest user message on it
+/// counts in full. An estimate is then the sum of its messages' estimates as
+/// they stand in that history.
+fn drop_earlier_reasoning(views: &mut [MessageView]) {
+    let Some(newest_turn) = views.iter().rposition(|view| view.starts_user_turn) else {
+        return;
+    };
+    for view in &mut views[..newest_turn] {
+        if view.carried_reasoning {
+            view.tokens = 0;
+        }
+    }
 }
 
 fn detect<'a, N: Node>(messages: &[N], at: &dyn Fn(usize) -> At<'a>) -> Result<Format, InputError> {

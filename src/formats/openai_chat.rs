@@ -142,6 +142,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         opens,
         answers,
         tool_results,
+        carried_reasoning: false,
     })
 }
 

@@ -107,7 +107,10 @@ pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
             view.tool_results.push(result);
             milli
         }
-        Some("reasoning") => reasoning_milli(item, at)?,
+        Some("reasoning") => {
+            view.carried_reasoning = true;
+            reasoning_milli(item, at)?
+        }
         // Codex records the work tree's state in its rollouts between turns
         // and never sends it to the model: nothing to count.
         Some("ghost_snapshot") => {
@@ -216,7 +219,7 @@ fn reasoning_milli<N: Node>(item: &N, at: &At) -> Result<u64, InputError> {
         }
     }
     if let Some(encrypted) = at.string(item, "encrypted_content", "encrypted_content")? {
-        milli += at.text_milli(&encrypted);
+        milli += at.encrypted_milli(&encrypted);
     }
     Ok(milli)
 }
