@@ -67,6 +67,8 @@ export const COMPACTION_MARKER_NAME: string = wasm.compactionMarkerName();
 /** The token budget the history functions use when none is given. */
 export const DEFAULT_MAX_TOKENS: number = wasm.defaultMaxTokens();
 
+export { requestReady } from "./request.js";
+
 export { compact } from "./compact.js";
 export type { AbortSignalLike, CompactOptions, Gateway, GatewayReply, SummaryRequest } from "./compact.js";
 export { CompactionError } from "./errors.js";

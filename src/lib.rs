@@ -19,6 +19,7 @@ pub mod number;
 pub mod options;
 pub mod plan;
 pub mod prune;
+pub mod request;
 pub mod summary;
 pub mod view;
 

@@ -277,6 +277,23 @@ pub fn read_structure<N: Node>(
     .map(|(_, views)| views)
 }
 
+/// The format of a history (detected or forced), every message checked as
+/// `read_structure` checks it.
+pub fn detect_format<N: Node>(
+    messages: &[N],
+    forced: Option<Format>,
+    argument: &str,
+) -> Result<Format, InputError> {
+    read(
+        messages,
+        forced,
+        argument,
+        crate::prune::DEFAULT_PLACEHOLDER,
+        false,
+    )
+    .map(|(format, _)| format)
+}
+
 fn read<N: Node>(
     messages: &[N],
     forced: Option<Format>,

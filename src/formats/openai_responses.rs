@@ -112,7 +112,8 @@ pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
             reasoning_milli(item, at)?
         }
         // Codex records the work tree's state in its rollouts between turns
-        // and never sends it to the model: nothing to count.
+        // and never sends it to the model: nothing to count, not even the
+        // message's overhead (below).
         Some("ghost_snapshot") => {
             view.role = RoleKind::SystemLike;
             0
@@ -134,6 +135,9 @@ pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
         }
     };
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
+    if kind.as_deref() == Some("ghost_snapshot") {
+        view.tokens = 0;
+    }
     Ok(view)
 }
 

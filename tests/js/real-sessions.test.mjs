@@ -22,7 +22,9 @@ import {
   estimateTokens,
   openAIChatGateway,
   pruneForModel,
+  requestReady,
 } from "kram-compaction";
+import Anthropic from "@anthropic-ai/sdk";
 import { loadRealSessions } from "../support/real-sessions.mjs";
 import { startModelServer } from "../support/model-server.mjs";
 import { deepFreeze } from "../support/sessions.mjs";
@@ -134,6 +136,31 @@ test("the estimate grows as the provider's recorded prompt size grows", () => {
     assert.ok(growth.ratio >= band[0] && growth.ratio <= band[1], `${session.name}: ${growth.ratio.toFixed(2)}`);
   }
   assert.ok(checked >= 15, `${checked} sessions with recorded usage`);
+});
+
+test("requestReady: every stored Claude Code session, sent by @anthropic-ai/sdk, has role and content alone", async () => {
+  const client = new Anthropic({ baseURL: server.anthropicBaseURL, apiKey: "test-key" });
+  const claude = sessions.filter((s) => s.kind === "claude-code");
+  assert.ok(claude.length >= 5);
+  for (const session of claude) {
+    const stored = deepFreeze(structuredClone(session.messages));
+    const replies = stored.filter((m) => m.type === "message").length;
+    assert.ok(replies > 0, `${session.name} stores replies as returned`);
+    const ready = requestReady(emergencyPrune(stored, 20_000));
+    const kept = new Set(stored);
+    for (const message of ready) {
+      assert.deepEqual(Object.keys(message).sort(), ["content", "role"], session.name);
+      // A message that needs nothing is the very object; a copy carries the
+      // stored content itself (the very array or string).
+      if (!kept.has(message)) {
+        assert.ok(stored.some((m) => m.content === message.content && Object.keys(m).length > 2), "a copy of a stored reply");
+      }
+    }
+    await client.messages.create({ model: "claude-test", max_tokens: 16, messages: ready });
+    const { json } = server.requests.at(-1);
+    assert.equal(json.messages.length, ready.length);
+    for (const message of json.messages) assert.deepEqual(Object.keys(message).sort(), ["content", "role"]);
+  }
 });
 
 /** The estimate's growth from the first to the last recorded call, against the provider's. */

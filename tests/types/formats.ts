@@ -5,6 +5,7 @@ import {
   emergencyPrune,
   estimateTokens,
   pruneForModel,
+  requestReady,
   type AiSdkMessage,
   type AiSdkPart,
   type AiSdkToolResultOutput,
@@ -69,3 +70,8 @@ const badOutput: AiSdkMessage = { role: "tool", content: [{ type: "tool-result",
 // @ts-expect-error what comes back is the caller's own type
 const mismatched: AnthropicMessage[] = pruneForModel(aiSdk);
 export { noSystem, badOutput, mismatched };
+
+const readyAnthropic: AnthropicMessage[] = requestReady(anthropic);
+const readyResponses: ResponsesItem[] = requestReady(responses, { format: "openai-responses" });
+// @ts-expect-error not an array of messages
+requestReady("hello");

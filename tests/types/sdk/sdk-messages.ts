@@ -1,10 +1,10 @@
 // The message types of the AI SDK, the Anthropic SDK and the OpenAI SDK go
 // into the history functions as they are, and come back as the same types.
 import type { ModelMessage } from "ai";
-import type { MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import type { Message as AnthropicReply, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { effectiveHistory, emergencyPrune, estimateTokens, needsCompaction, pruneForModel, describeMessages } from "kram-compaction";
+import { effectiveHistory, emergencyPrune, estimateTokens, needsCompaction, pruneForModel, describeMessages, requestReady } from "kram-compaction";
 
 declare const aiSdk: ModelMessage[];
 declare const anthropic: MessageParam[];
@@ -19,3 +19,9 @@ const tokens: number = estimateTokens(aiSdk) + estimateTokens(anthropic) + estim
 const over: boolean = needsCompaction(anthropic, 100_000);
 const format: string = describeMessages(responses).format;
 export { a, b, c, d, tokens, over, format };
+
+// A history that stores Anthropic replies as returned is read as it is, and
+// requestReady makes it a request the Messages API accepts.
+declare const stored: (MessageParam | AnthropicReply)[];
+const storedTokens: number = estimateTokens(stored);
+const ready: (MessageParam | AnthropicReply)[] = requestReady(emergencyPrune(stored, 60_000));
