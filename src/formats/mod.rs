@@ -267,14 +267,7 @@ pub fn read_structure<N: Node>(
     forced: Option<Format>,
     argument: &str,
 ) -> Result<Vec<MessageView>, InputError> {
-    read(
-        messages,
-        forced,
-        argument,
-        crate::prune::DEFAULT_PLACEHOLDER,
-        false,
-    )
-    .map(|(_, views)| views)
+    read_format_and_structure(messages, forced, argument).map(|(_, views)| views)
 }
 
 /// The format of a history (detected or forced), every message checked as
@@ -284,14 +277,16 @@ pub fn detect_format<N: Node>(
     forced: Option<Format>,
     argument: &str,
 ) -> Result<Format, InputError> {
-    read(
-        messages,
-        forced,
-        argument,
-        crate::prune::DEFAULT_PLACEHOLDER,
-        false,
-    )
-    .map(|(format, _)| format)
+    read_format_and_structure(messages, forced, argument).map(|(format, _)| format)
+}
+
+fn read_format_and_structure<N: Node>(
+    messages: &[N],
+    forced: Option<Format>,
+    argument: &str,
+) -> Result<(Format, Vec<MessageView>), InputError> {
+    let placeholder = crate::prune::DEFAULT_PLACEHOLDER;
+    read(messages, forced, argument, placeholder, false)
 }
 
 fn read<N: Node>(
