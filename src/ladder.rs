@@ -200,7 +200,11 @@ impl CompactionPlan {
     /// What the compaction did, in words; `cut` when the emergency cut was
     /// applied to its result.
     pub fn reason(&self, cut: bool) -> String {
-        let summarised = self.summarise_end - self.instructions;
+        // What the marker replaces: the request of a mid-turn compaction is
+        // summarised for context but also kept.
+        let summarised = (self.instructions..self.summarise_end)
+            .filter(|index| !self.keep.contains(index))
+            .count();
         let mut reason = if self.keep.first() == Some(&self.summarise_end) {
             format!("summarised {summarised} messages before the newest user turn into a marker")
         } else {
