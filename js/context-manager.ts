@@ -85,7 +85,8 @@ export class ContextManager {
       this.#maxTokens,
       this.#compactionsInRun,
       this.#maxCompactions,
-      gateway !== undefined && typeof model === "string" && model !== "",
+      gateway !== undefined,
+      model,
     ) as { next: "done" | "compact" | "emergency"; reason: string };
     const result = (tier: Tier, messages: M[], reason: string, append: M[] = []): Prepared<M> => ({
       messages,

@@ -33,6 +33,7 @@ pub struct Standing {
     /// Compactions already made in this run, and the cap on them.
     pub compactions_in_run: u64,
     pub max_compactions: u64,
+    /// A gateway and a model that names one are configured.
     pub has_gateway: bool,
 }
 
@@ -57,7 +58,7 @@ pub fn after_pruning(standing: &Standing) -> Next {
     let over = over_budget(tokens_pruned, max_tokens);
     if !standing.has_gateway {
         return Next::Emergency(format!(
-            "{over}, and no gateway is configured to summarise with"
+            "{over}, and no gateway and model are configured to summarise with"
         ));
     }
     if standing.compactions_in_run >= standing.max_compactions {

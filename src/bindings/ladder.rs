@@ -8,7 +8,7 @@ use super::convert::{read_array, read_format_option, read_options, to_js_error};
 use super::types::MessageList;
 use crate::api;
 use crate::ladder::{after_pruning, over_budget, progress_shortfall, Next, Standing};
-use crate::summary::SummaryOptions;
+use crate::summary::{check_model, SummaryOptions};
 
 /// The compaction `ContextManager` would make of `effective`, decided before
 /// the summariser is called: `{ instructions, summariseEnd, keep,
@@ -65,14 +65,20 @@ pub fn ladder_after_pruning(
     compactions_in_run: f64,
     max_compactions: f64,
     has_gateway: bool,
+    model: JsValue,
 ) -> JsValue {
+    // The same check `compact` makes of its model, so a blank model means
+    // no summariser rather than a compaction that fails.
+    let has_model = model
+        .as_string()
+        .is_some_and(|model| check_model(&model).is_ok());
     let standing = Standing {
         tokens: tokens as u64,
         tokens_pruned: tokens_pruned as u64,
         max_tokens: max_tokens as u64,
         compactions_in_run: compactions_in_run as u64,
         max_compactions: max_compactions as u64,
-        has_gateway,
+        has_gateway: has_gateway && has_model,
     };
     let (next, reason) = match after_pruning(&standing) {
         Next::Done(reason) => ("done", reason),

@@ -40,11 +40,7 @@ impl Job {
         options: SummaryOptions,
         format: Option<Format>,
     ) -> Result<Job, InputError> {
-        if model.trim().is_empty() {
-            return Err(InputError::type_error(
-                "model must be a non-empty string, got an empty string",
-            ));
-        }
+        crate::summary::check_model(model)?;
         let (format, views) = read_history(effective, format, "effective", DEFAULT_PLACEHOLDER)?;
         let at = |index| At {
             argument: "effective",

@@ -25,6 +25,21 @@ pub const DEFAULT_TOOL_OUTPUT_CHARS: usize = 2_000;
 /// The least room a request must leave for the transcript.
 pub const MIN_TRANSCRIPT_TOKENS: u64 = 512;
 
+/// The summariser's model must name one: not empty, not only whitespace.
+pub fn check_model(model: &str) -> Result<(), InputError> {
+    if model.trim().is_empty() {
+        let got = if model.is_empty() {
+            "an empty string"
+        } else {
+            "only whitespace"
+        };
+        return Err(InputError::type_error(format!(
+            "model must be a non-empty string, got {got}"
+        )));
+    }
+    Ok(())
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SummaryOptions {
     /// The estimate no request may exceed.

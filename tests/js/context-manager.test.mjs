@@ -156,3 +156,11 @@ test("every message format: compacted, the marker in the history's own format, f
     assert.ok(describeMessages(stored).messages[all.length].isMarker, format);
   }
 });
+
+test("a blank model means no summariser: the emergency cut, with no call and a reason that says so", async () => {
+  let calls = 0;
+  const out = await new ContextManager({ gateway: () => (calls++, "## Objective\nx"), model: "   ", maxTokens: 8_000 }).prepare(longTalk(30));
+  assert.equal(out.tier, "emergency");
+  assert.match(out.reason, /no gateway and model are configured/);
+  assert.equal(calls, 0);
+});
