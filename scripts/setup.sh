@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need, when it is missing; a no-op in a
-# second or two when everything is there. Run by `npm start` and `npm test`.
+# Installs what is missing; a no-op in a second or two when everything is
+# there.
+#   bash scripts/setup.sh build   what the build and the CLI need (npm start):
+#                                 the wasm target, wasm-bindgen-cli, npm ci
+#   bash scripts/setup.sh         that, and what only the tests need (npm
+#                                 test): cargo-fuzz and Debian's chromium
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { echo "setup: $*"; }
+only_build=false
+[ "${1:-}" = build ] && only_build=true
 
 # The wasm target of the Rust toolchain.
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -22,18 +28,20 @@ if [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "$want" --force
 fi
 
-# cargo-fuzz for the fuzz smoke run (scripts/fuzz.sh); --locked works here
-# (about 2.5 minutes on 2 cores).
-if ! cargo fuzz --version 2>/dev/null | grep -qx "cargo-fuzz 0.13.2"; then
-  say "installing cargo-fuzz 0.13.2 (takes about 2.5 minutes)"
-  cargo install cargo-fuzz --version 0.13.2 --locked --force
-fi
-
 # npm dev dependencies from the committed lockfile. npm ci runs no script of
 # this package.json, so it does not come back here.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci"
   npm ci --no-audit --no-fund
+fi
+
+$only_build && exit 0
+
+# cargo-fuzz for the fuzz smoke run (scripts/fuzz.sh); --locked works here
+# (about 2.5 minutes on 2 cores).
+if ! cargo fuzz --version 2>/dev/null | grep -qx "cargo-fuzz 0.13.2"; then
+  say "installing cargo-fuzz 0.13.2 (takes about 2.5 minutes)"
+  cargo install cargo-fuzz --version 0.13.2 --locked --force
 fi
 
 # Debian's Chromium for the browser tests (never a downloaded browser build).

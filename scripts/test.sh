@@ -12,6 +12,7 @@ suite() {
   "$@" || failed+=("$name")
 }
 
+suite "sample session is what its script makes" node scripts/make-sample-session.mjs --check
 suite "cargo test" cargo test --quiet
 suite "node --test" node --test --test-reporter=spec tests/js/
 # Sloppy imports: in this repo the package is a symlink to pkg/, which Deno
