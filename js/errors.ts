@@ -10,3 +10,20 @@ export class CompactionError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * A gateway's HTTP request answered with an error status (`status`), or with
+ * a body that is not JSON (`status` is then the 2xx it came with). `compact`
+ * wraps it in a `CompactionError` as its `cause`.
+ */
+export class GatewayHttpError extends Error {
+  override readonly name = "GatewayHttpError";
+  readonly status: number;
+  readonly url: string;
+
+  constructor(message: string, status: number, url: string) {
+    super(message);
+    this.status = status;
+    this.url = url;
+  }
+}

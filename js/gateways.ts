@@ -1,6 +1,7 @@
 // Ready-made gateways over fetch: OpenAI-compatible chat completions and
 // Anthropic Messages. Each is a function `compact` can call as it is.
 import type { AbortSignalLike, Gateway, SummaryRequest } from "./compact.js";
+import { GatewayHttpError } from "./errors.js";
 
 /** `fetch`, named by the part the gateways use, so the types need no DOM library. */
 export type Fetch = (
@@ -81,12 +82,12 @@ async function postJson(
   const text = await response.text();
   if (!response.ok) {
     const excerpt = text.length > 500 ? `${text.slice(0, 500)}...` : text;
-    throw new Error(`POST ${url} answered ${response.status} ${response.statusText}: ${excerpt}`);
+    throw new GatewayHttpError(`POST ${url} answered ${response.status} ${response.statusText}: ${excerpt}`, response.status, url);
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new Error(`POST ${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+    throw new GatewayHttpError(`POST ${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`, response.status, url);
   }
 }
 

@@ -71,7 +71,7 @@ export { requestReady } from "./request.js";
 
 export { compact } from "./compact.js";
 export type { AbortSignalLike, CompactOptions, Gateway, GatewayReply, SummaryRequest } from "./compact.js";
-export { CompactionError } from "./errors.js";
+export { CompactionError, GatewayHttpError } from "./errors.js";
 export { anthropicGateway, openAIChatGateway } from "./gateways.js";
 export type { AnthropicGatewayOptions, Fetch, OpenAIChatGatewayOptions } from "./gateways.js";
 

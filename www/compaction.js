@@ -76,8 +76,9 @@ function explain(error, baseURL) {
   if (causes.some((e) => e instanceof TypeError && /fetch|network|load failed/i.test(e.message))) {
     return `Could not reach ${baseURL}/chat/completions. The server may be down or the address wrong, or it does not allow requests from this page (CORS: it must answer with Access-Control-Allow-Origin).`;
   }
-  const status = /\b([45]\d\d)\b/.exec(text)?.[1];
-  if (status === "401" || status === "403") {
+  // The package's gateways reject with a GatewayHttpError that carries the status.
+  const status = causes.find((e) => typeof e?.status === "number")?.status;
+  if (status === 401 || status === 403) {
     return `The server refused the key (${status}): check the API key. It said: ${text}`;
   }
   if (status) return `The server answered ${status}: ${text}`;

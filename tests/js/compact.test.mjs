@@ -10,6 +10,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import {
   compact,
   CompactionError,
+  GatewayHttpError,
   COMPACTION_MARKER_NAME,
   describeMessages,
   effectiveHistory,
@@ -197,10 +198,10 @@ test("tool outputs are cut to a head-and-tail excerpt in the transcript", async 
   assert.match(user, /test mod0::case/);
 });
 
-for (const [what, behaviour, pattern] of [
-  ["a 500", { status: 500, body: { error: { message: "upstream exploded" } } }, /500.*upstream exploded/],
-  ["a 429", { status: 429, body: "slow down" }, /429.*slow down/],
-  ["malformed JSON", { malformed: true }, /not JSON/],
+for (const [what, behaviour, pattern, status] of [
+  ["a 500", { status: 500, body: { error: { message: "upstream exploded" } } }, /500.*upstream exploded/, 500],
+  ["a 429", { status: 429, body: "slow down" }, /429.*slow down/, 429],
+  ["malformed JSON", { malformed: true }, /not JSON/, 200],
 ]) {
   test(`the server answering ${what} rejects with a CompactionError carrying the cause`, async () => {
     const history = deepFreeze(codingSession(2));
@@ -209,7 +210,10 @@ for (const [what, behaviour, pattern] of [
     await assert.rejects(compact(openAIChatGateway({ baseURL: server.openAIBaseURL }), "m", history), (error) => {
       assert.ok(error instanceof CompactionError);
       assert.equal(error.name, "CompactionError");
-      assert.ok(error.cause instanceof Error);
+      assert.ok(error.cause instanceof GatewayHttpError);
+      assert.equal(error.cause.name, "GatewayHttpError");
+      assert.equal(error.cause.status, status, "the status as a field, not only in words");
+      assert.match(error.cause.url, /\/chat\/completions$/);
       assert.match(error.message, pattern);
       return true;
     });

@@ -2,6 +2,7 @@
 import {
   compact,
   CompactionError,
+  GatewayHttpError,
   openAIChatGateway,
   anthropicGateway,
   type AbortSignalLike,
@@ -42,3 +43,10 @@ export { run, failure };
 compact(fromFetch, 4, history);
 // @ts-expect-error timeoutMs is a number
 compact(fromFetch, "m", history, { timeoutMs: "1s" });
+
+// A gateway's HTTP failure carries its status as a field.
+declare const caught: unknown;
+if (caught instanceof CompactionError && caught.cause instanceof GatewayHttpError) {
+  const status: number = caught.cause.status;
+  const url: string = caught.cause.url;
+}
