@@ -32,7 +32,7 @@ export type {
 type SameMessages<Rest extends unknown[]> = <M extends Message>(messages: readonly M[], ...rest: Rest) => M[];
 type ReadMessages<Rest extends unknown[], R> = <M extends Message>(messages: readonly M[], ...rest: Rest) => R;
 
-/** The estimated tokens of what the model sees of `messages`: the sum of each message's estimate. */
+/** The estimated tokens of what the model sees of `messages`: the sum of each message's estimate as it stands there (reasoning the provider no longer renders counts 0). */
 export const estimateTokens = wasm.estimateTokens as unknown as ReadMessages<[options?: FormatOptions], number>;
 
 /** Whether the estimate of `effective` is over `maxTokens` (default 60,000). */
@@ -41,7 +41,7 @@ export const needsCompaction = wasm.needsCompaction as unknown as ReadMessages<
   boolean
 >;
 
-/** Everything from the newest compaction marker on, the marker first; the whole history when there is none. */
+/** The leading system messages, then everything from the newest compaction marker on; the whole history when there is no marker. */
 export const effectiveHistory = wasm.effectiveHistory as unknown as SameMessages<[options?: FormatOptions]>;
 
 /** What the history functions read each message as: the format, and per message its role, turn start, marker, estimate and content. */
@@ -50,10 +50,10 @@ export const describeMessages = wasm.describeMessages as unknown as ReadMessages
   HistoryDescription
 >;
 
-/** The cheap first pass: old tool results' payloads become a placeholder, keeping the newest turns and tool output whole. */
+/** The cheap first pass: old tool results' payloads become a placeholder, keeping the newest turns (or, over `maxTokens`, the newest step) and tool output whole. */
 export const pruneForModel = wasm.pruneForModel as unknown as SameMessages<[options?: PruneOptions]>;
 
-/** The fallback when summarising fails: the leading system messages and the newest whole user turns that fit in `maxTokens`. */
+/** The fallback when summarising fails: the leading system messages and the newest whole user turns that fit in `maxTokens`, or the newest turn's request and newest steps. */
 export const emergencyPrune = wasm.emergencyPrune as unknown as SameMessages<
   [maxTokens?: number, options?: FormatOptions]
 >;

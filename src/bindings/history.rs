@@ -2,7 +2,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{materialize, read_array, read_format, read_options, to_js_error, JsNode};
+use super::convert::{
+    materialize, read_array, read_format, read_format_option, read_options, to_js_error, JsNode,
+};
 use super::types::{FormatOptionsArg, MaxTokensArg, MessageList, PruneOptionsArg};
 use crate::api;
 use crate::error::InputError;
@@ -24,7 +26,8 @@ pub fn default_max_tokens() -> f64 {
 }
 
 /// The estimated tokens of what the model sees of `messages`: the sum of each
-/// message's estimate.
+/// message's estimate as it stands there (reasoning the provider no longer
+/// renders counts 0).
 ///
 /// ```ts
 /// const tokens = estimateTokens([{ role: "user", content: "Fix the failing test" }]);
@@ -35,13 +38,7 @@ pub fn estimate_tokens(
     options: Option<FormatOptionsArg>,
 ) -> Result<f64, JsValue> {
     let messages = read_array(&messages, "messages")?;
-    let format = read_format(
-        &read_options(
-            options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
-            "options",
-        )?,
-        "options",
-    )?;
+    let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
     api::estimate_tokens(&messages, format)
         .map(|tokens| tokens as f64)
         .map_err(to_js_error)
@@ -59,18 +56,12 @@ pub fn needs_compaction(
     options: Option<FormatOptionsArg>,
 ) -> Result<bool, JsValue> {
     let effective = read_array(&effective, "effective")?;
-    let format = read_format(
-        &read_options(
-            options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
-            "options",
-        )?,
-        "options",
-    )?;
+    let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
     api::needs_compaction(&effective, read_max_tokens(max_tokens)?, format).map_err(to_js_error)
 }
 
-/// Everything from the newest compaction marker on, the marker first; the
-/// whole history when there is none.
+/// The leading system messages, then everything from the newest compaction
+/// marker on; the whole history when there is no marker.
 ///
 /// ```ts
 /// const effective = effectiveHistory(storedMessages);
@@ -81,13 +72,7 @@ pub fn effective_history(
     options: Option<FormatOptionsArg>,
 ) -> Result<MessageList, JsValue> {
     let all_nodes = read_array(&all, "all")?;
-    let format = read_format(
-        &read_options(
-            options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
-            "options",
-        )?,
-        "options",
-    )?;
+    let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
     let plan = api::effective_history(&all_nodes, format).map_err(to_js_error)?;
     Ok(materialize(&all_nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "all")?.unchecked_into())
 }
@@ -115,7 +100,8 @@ pub fn prune_for_model(
 }
 
 /// The fallback when summarising fails: the leading system messages and the
-/// newest whole user turns that fit in `maxTokens`.
+/// newest whole user turns that fit in `maxTokens`, or the newest turn's
+/// request and newest steps.
 ///
 /// ```ts
 /// const messages = emergencyPrune(effective, 60_000);
@@ -127,13 +113,7 @@ pub fn emergency_prune(
     options: Option<FormatOptionsArg>,
 ) -> Result<MessageList, JsValue> {
     let nodes = read_array(&effective, "effective")?;
-    let format = read_format(
-        &read_options(
-            options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
-            "options",
-        )?,
-        "options",
-    )?;
+    let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
     let plan =
         api::emergency_prune(&nodes, read_max_tokens(max_tokens)?, format).map_err(to_js_error)?;
     Ok(materialize(&nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "effective")?.unchecked_into())
