@@ -1,6 +1,32 @@
 //! kram-compaction keeps a long LLM agent session's history inside the model's
 //! context budget. Everything outside `bindings` is plain Rust, tested natively;
 //! `bindings` is the only module that knows about JavaScript.
+//!
+//! The map, from the bottom up: each module uses only those above it (tests
+//! aside), but for `formats`, which takes the placeholder constant from
+//! `prune`.
+//! - `node`: the read-only view of a JSON-like value (JS values, serde_json)
+//!   that every rule is written against.
+//! - `error`, `number`, `options`: the one error type, number words, and the
+//!   readers of number options.
+//! - `estimate`: the token estimate of a text; `json`, `join`, `hash`: small
+//!   utilities kept in the crate for the module's size.
+//! - `view`, `content`: what a message is for the rules (role, turn, marker,
+//!   tool ids, payloads) and for the summariser's transcript.
+//! - `history`: the marker's name, the budget default, the effective start.
+//! - `formats`: the message formats, how a history's format is found, and the
+//!   field readers that name the index and field of every error.
+//! - `cuts`: where a history can be cut (instructions, turns, steps, closed
+//!   tool-call pairs).
+//! - `prune`, `plan`: pruning and the emergency cut, and how their answers
+//!   become output messages.
+//! - `summary`: the summariser's job (transcript, prompt, chunks, replies,
+//!   the marker's frame); `ladder`: the tier decisions and the compaction plan.
+//! - `request`: what each provider refuses in a stored message.
+//! - `api`, `describe`: the functions as the package exports them.
+//! - `bindings` (wasm32 only): JS values in, the core called, JS values out.
+
+#![deny(clippy::string_slice)]
 
 pub mod api;
 pub mod content;
