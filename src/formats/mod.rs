@@ -119,7 +119,7 @@ pub struct At<'a> {
     pub argument: &'a str,
     pub index: usize,
     pub placeholder: &'a str,
-    /// Whether to estimate sizes: `effectiveHistory` and `latestTurnStart`
+    /// Whether to estimate sizes: `effectiveHistory` and `detect_format`
     /// need only the structure, and the estimate is most of a read's time.
     pub sizes: bool,
 }
