@@ -124,8 +124,24 @@ pub fn newest_turn_steps(views: &[MessageView], leading: usize, pairs: &Pairs) -
         .unwrap_or(views.len());
     // Without a user turn there is no request to keep.
     let request_end = if turn.is_some() { first_step } else { start };
+    // The request is kept: a cut may not drop the result of a call made in
+    // it (a user message with a tool call is malformed, but read).
+    let request_calls: Vec<&String> = views[start..request_end]
+        .iter()
+        .flat_map(|view| &view.opens)
+        .collect();
+    let first_request_answer = (request_end..views.len())
+        .find(|&index| {
+            views[index]
+                .answers
+                .iter()
+                .any(|id| request_calls.contains(&id))
+        })
+        .unwrap_or(views.len());
     let steps = (first_step..views.len())
-        .filter(|&index| starts_step(views, index) && pairs.closed(index))
+        .filter(|&index| {
+            starts_step(views, index) && pairs.closed(index) && index <= first_request_answer
+        })
         .collect();
     Turn {
         request: start..request_end,

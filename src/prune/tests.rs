@@ -292,3 +292,20 @@ fn the_emergency_cut_keeps_the_request_and_the_newest_steps_of_a_long_task() {
     assert_eq!(kept(three_steps), vec![0, 1, 16, 17, 18, 19, 20, 21]);
     assert_eq!(kept(1.0), vec![0, 1, 20, 21], "at least the newest step");
 }
+
+#[test]
+fn a_cut_inside_the_turn_keeps_the_results_of_calls_in_its_request() {
+    // Found by the fuzzer: a user message that carries a tool call (malformed,
+    // but read) is the request, which is always kept, so its result stays.
+    let mut request = call("c1");
+    request["role"] = json!("user");
+    let input = vec![
+        request,
+        json!({ "role": "assistant", "content": "thinking ".repeat(300) }),
+        result("c1", 10),
+        json!({ "role": "assistant", "content": "done" }),
+    ];
+    let plan = api::emergency_prune(&refs(&input), 1.0, None).unwrap();
+    let kept: Vec<usize> = plan.iter().map(Output::index).collect();
+    assert_eq!(kept, vec![0, 1, 2, 3], "no step cut drops the request's result");
+}
