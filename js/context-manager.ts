@@ -87,7 +87,7 @@ export class ContextManager {
       this.#maxCompactions,
       gateway !== undefined,
       model,
-    ) as { next: "done" | "compact" | "emergency"; reason: string };
+    ) as { next: "none" | "pruned" | "compact" | "emergency"; reason: string };
     const result = (tier: Tier, messages: M[], reason: string, append: M[] = []): Prepared<M> => ({
       messages,
       append,
@@ -99,10 +99,8 @@ export class ContextManager {
     const cut = (messages: M[]) =>
       wasm.emergencyPrune(messages as unknown as Message[], this.#maxTokens, format) as unknown as M[];
 
-    if (step.next === "done") {
-      const fitsUnpruned = tokens <= this.#maxTokens;
-      return result(fitsUnpruned ? "none" : "pruned", fitsUnpruned ? effective : pruned, step.reason);
-    }
+    if (step.next === "none") return result("none", effective, step.reason);
+    if (step.next === "pruned") return result("pruned", pruned, step.reason);
     if (step.next === "emergency") return result("emergency", cut(pruned), step.reason);
 
     // What to summarise and what follows the marker verbatim is decided in

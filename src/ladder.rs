@@ -14,8 +14,10 @@ pub const MIN_PROGRESS_PERCENT: u64 = 25;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Next {
-    /// The messages fit: send them.
-    Done(String),
+    /// The effective history fits as it is: send it.
+    Fits(String),
+    /// The pruned history fits: send that.
+    Pruned(String),
     /// Still over budget: summarise.
     Compact,
     /// Over budget and summarising is not allowed: cut.
@@ -46,12 +48,12 @@ pub fn after_pruning(standing: &Standing) -> Next {
         ..
     } = *standing;
     if tokens <= max_tokens {
-        return Next::Done(format!(
+        return Next::Fits(format!(
             "{tokens} estimated tokens are within the budget of {max_tokens}"
         ));
     }
     if tokens_pruned <= max_tokens {
-        return Next::Done(format!(
+        return Next::Pruned(format!(
             "pruning old tool results took {tokens} estimated tokens to {tokens_pruned}, within the budget of {max_tokens}"
         ));
     }
@@ -247,10 +249,10 @@ mod tests {
     #[test]
     fn the_free_tiers_come_first() {
         assert!(
-            matches!(after_pruning(&standing(1_000, 1_000)), Next::Done(r) if r.contains("within the budget of 1000"))
+            matches!(after_pruning(&standing(1_000, 1_000)), Next::Fits(r) if r.contains("within the budget of 1000"))
         );
         assert!(
-            matches!(after_pruning(&standing(5_000, 900)), Next::Done(r) if r.starts_with("pruning"))
+            matches!(after_pruning(&standing(5_000, 900)), Next::Pruned(r) if r.starts_with("pruning"))
         );
         assert_eq!(after_pruning(&standing(5_000, 1_001)), Next::Compact);
     }

@@ -95,9 +95,9 @@ pub struct Edit {
 
 /// How deep the size estimate of a free-form JSON value goes; deeper parts
 /// and cycles are cut off here instead of looping.
-const MAX_JSON_DEPTH: usize = 32;
+pub const MAX_JSON_DEPTH: usize = 32;
 /// How many nodes of one free-form JSON value the estimate visits at most.
-const MAX_JSON_NODES: usize = 100_000;
+pub const MAX_JSON_NODES: usize = 100_000;
 
 /// What the punctuation of compact JSON costs, in thousandths of a token. The
 /// tokenizer makes one token of each run between two values (`":"`, `","`,

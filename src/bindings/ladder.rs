@@ -56,7 +56,8 @@ pub fn compaction_plan(
     })
 }
 
-/// `{ next: "done" | "compact" | "emergency", reason }` after the free tiers.
+/// `{ next: "none" | "pruned" | "compact" | "emergency", reason }` after the
+/// free tiers: "none" and "pruned" are the tiers that fit.
 #[wasm_bindgen(js_name = ladderAfterPruning)]
 pub fn ladder_after_pruning(
     tokens: f64,
@@ -81,7 +82,8 @@ pub fn ladder_after_pruning(
         has_gateway: has_gateway && has_model,
     };
     let (next, reason) = match after_pruning(&standing) {
-        Next::Done(reason) => ("done", reason),
+        Next::Fits(reason) => ("none", reason),
+        Next::Pruned(reason) => ("pruned", reason),
         Next::Compact => ("compact", String::new()),
         Next::Emergency(reason) => ("emergency", reason),
     };

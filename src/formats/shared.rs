@@ -278,13 +278,13 @@ pub fn part_type<N: Node>(at: &At, part: &N, field: &str) -> Result<String, Inpu
 /// the wasm module for this one use.
 pub fn json_text<N: Node>(value: &N) -> String {
     let mut out = String::new();
-    let mut budget = 100_000usize;
+    let mut budget = crate::view::MAX_JSON_NODES;
     write_json(value, 0, &mut budget, &mut out);
     out
 }
 
 fn write_json<N: Node>(value: &N, depth: usize, budget: &mut usize, out: &mut String) {
-    if *budget == 0 || depth > 32 {
+    if *budget == 0 || depth > crate::view::MAX_JSON_DEPTH {
         out.push_str("null");
         return;
     }

@@ -307,5 +307,9 @@ fn a_cut_inside_the_turn_keeps_the_results_of_calls_in_its_request() {
     ];
     let plan = api::emergency_prune(&refs(&input), 1.0, None).unwrap();
     let kept: Vec<usize> = plan.iter().map(Output::index).collect();
-    assert_eq!(kept, vec![0, 1, 2, 3], "no step cut drops the request's result");
+    assert_eq!(
+        kept,
+        vec![0, 1, 2, 3],
+        "no step cut drops the request's result"
+    );
 }
