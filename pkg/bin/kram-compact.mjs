@@ -5,6 +5,7 @@
 // A gateway comes from KRAM_BASE_URL, KRAM_API_KEY and KRAM_MODEL
 // (OpenAI-compatible); without one, compaction is skipped, never faked.
 import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 import {
   ContextManager,
   DEFAULT_MAX_TOKENS,
@@ -18,6 +19,25 @@ import {
 } from "kram-compaction";
 
 const USAGE = "usage: kram-compact [FILE|-] [--max-tokens N] [--out FILE] [--json]";
+const HELP = `${USAGE}
+
+Runs the compaction ladder (effective history, pruning, compaction, the
+emergency cut) on a stored history and reports each tier.
+
+  FILE              a JSON array of messages, or JSONL (one message a line);
+                    - reads stdin; without FILE, the embedded sample session
+  --max-tokens N    the budget in estimated tokens (default ${DEFAULT_MAX_TOKENS})
+  --out FILE        write the messages the ladder would send
+  --json            print the report as JSON
+  --help, -h        this text
+  --version         the package's version
+
+Environment (compaction runs only when a gateway is configured):
+  KRAM_BASE_URL     an OpenAI-compatible server, such as http://127.0.0.1:11434/v1
+  KRAM_MODEL        the model that writes the summary
+  KRAM_API_KEY      sent as a Bearer token, if the server needs one
+
+Exit codes: 0 done, 1 unreadable or invalid input, 2 a bad option.`;
 
 class CliError extends Error {
   constructor(message, code = 1) {
@@ -26,28 +46,39 @@ class CliError extends Error {
   }
 }
 
-function parseArgs(argv) {
-  const args = { file: undefined, maxTokens: DEFAULT_MAX_TOKENS, out: undefined, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => {
-      if (i + 1 >= argv.length) throw new CliError(`${arg} needs a value; ${USAGE}`, 2);
-      return argv[++i];
-    };
-    if (arg === "--help" || arg === "-h") throw Object.assign(new CliError(USAGE, 0), { help: true });
-    else if (arg === "--version") throw Object.assign(new CliError(VERSION, 0), { help: true });
-    else if (arg === "--json") args.json = true;
-    else if (arg === "--out") args.out = value();
-    else if (arg === "--max-tokens") {
-      const text = value();
-      const n = Number(text);
-      if (!/^\d+$/.test(text) || !(n > 0)) throw new CliError(`--max-tokens must be a positive whole number, got ${text}`, 2);
-      args.maxTokens = n;
-    } else if (arg.startsWith("--")) throw new CliError(`unknown option ${arg}; ${USAGE}`, 2);
-    else if (args.file === undefined) args.file = arg;
-    else throw new CliError(`one FILE at most; ${USAGE}`, 2);
+/** The command line, read with Node's util.parseArgs. */
+function readArgs(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        "max-tokens": { type: "string" },
+        out: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
+      },
+    });
+  } catch (error) {
+    // Node's own words, shortened to the part that names the option.
+    const unknown = error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && /'([^']+)'/.exec(error.message)?.[1];
+    const missing = error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && /'(--[a-z-]+)/.exec(error.message)?.[1];
+    const what = unknown ? `unknown option ${unknown}` : missing ? `${missing} needs a value` : error.message.split("\n")[0];
+    throw new CliError(`${what}; ${USAGE}`, 2);
   }
-  return args;
+  const { values, positionals } = parsed;
+  if (values.help) throw Object.assign(new CliError(HELP, 0), { help: true });
+  if (values.version) throw Object.assign(new CliError(VERSION, 0), { help: true });
+  if (positionals.length > 1) throw new CliError(`one FILE at most; ${USAGE}`, 2);
+  let maxTokens = DEFAULT_MAX_TOKENS;
+  if (values["max-tokens"] !== undefined) {
+    const text = values["max-tokens"];
+    maxTokens = Number(text);
+    if (!/^\d+$/.test(text) || !(maxTokens > 0)) throw new CliError(`--max-tokens must be a positive whole number, got ${text}`, 2);
+  }
+  return { file: positionals[0], maxTokens, out: values.out, json: values.json ?? false };
 }
 
 /** The history in FILE (or stdin for "-"): a JSON array, or one message per line. */
@@ -115,7 +146,7 @@ function progressBar(stream) {
 }
 
 async function run(argv, env) {
-  const args = parseArgs(argv);
+  const args = readArgs(argv);
   const { name, messages: all } = readHistory(args.file);
   if (!Array.isArray(all)) throw new CliError(`${name} must hold a JSON array of messages or JSONL`);
   let roles;

@@ -106,6 +106,8 @@ test("bad input exits non-zero with one clear line, never a stack trace", async 
     [[invalid], 1, /^kram-compact: .*invalid\.json: messages\[1\]\.content must be/],
     [["--max-tokens", "0"], 2, /^kram-compact: --max-tokens must be a positive whole number, got 0\n$/],
     [["--frobnicate"], 2, /^kram-compact: unknown option --frobnicate; usage: /],
+    [["--max-tokens"], 2, /^kram-compact: --max-tokens needs a value; usage: /],
+    [["a.json", "b.json"], 2, /^kram-compact: one FILE at most; usage: /],
   ];
   for (const [args, expected, pattern] of cases) {
     const { code, stdout, stderr } = await cli(args);
@@ -115,4 +117,14 @@ test("bad input exits non-zero with one clear line, never a stack trace", async 
     assert.equal(stderr.trim().split("\n").length, 1, stderr);
     assert.doesNotMatch(stderr, /\n\s+at /);
   }
+});
+
+test("--help lists every option and environment variable; --version the package's", async () => {
+  const { code, stdout, stderr } = await cli(["--help"]);
+  assert.equal(code, 0, stderr);
+  for (const word of ["--max-tokens N", "--out FILE", "--json", "--help", "--version", "KRAM_BASE_URL", "KRAM_MODEL", "KRAM_API_KEY", "Exit codes"]) {
+    assert.ok(stdout.includes(word), word);
+  }
+  const version = await cli(["--version"]);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
 });
