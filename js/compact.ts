@@ -16,6 +16,14 @@ export interface AbortSignalLike {
   removeEventListener(type: "abort", listener: () => void): void;
 }
 
+/**
+ * The signal a gateway is handed: the runtime's own `AbortSignal` type where
+ * the program has one (the DOM library or Node's types), so a gateway passes
+ * it to an SDK client as it is; `AbortSignalLike` in a program with neither.
+ * At run time it is always a real `AbortSignal`.
+ */
+export type GatewaySignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : AbortSignalLike;
+
 /** A plain OpenAI Chat Completions request body: `JSON.stringify` it as is. */
 export interface SummaryRequest {
   model: string;
@@ -36,8 +44,8 @@ export type GatewayReply =
 /** The host's own LLM call: any function answering a reply or a promise of one. */
 export type Gateway = (
   request: SummaryRequest,
-  context: { signal: AbortSignalLike },
-) => GatewayReply | PromiseLike<GatewayReply> | unknown;
+  context: { signal: GatewaySignal },
+) => GatewayReply | PromiseLike<GatewayReply>;
 
 /** Options of `compact`. */
 export interface CompactOptions extends SummaryOptions {
@@ -90,7 +98,7 @@ export async function compact<M extends Message>(
 }
 
 /** The gateway's reply, or a `CompactionError` carrying what it threw. */
-async function callGateway(gateway: Gateway, request: SummaryRequest, signal: AbortSignalLike): Promise<unknown> {
+async function callGateway(gateway: Gateway, request: SummaryRequest, signal: AbortSignal): Promise<unknown> {
   try {
     return await gateway(request, { signal });
   } catch (thrown) {

@@ -1,12 +1,12 @@
 // Ready-made gateways over fetch: OpenAI-compatible chat completions and
 // Anthropic Messages. Each is a function `compact` can call as it is.
-import type { AbortSignalLike, Gateway, SummaryRequest } from "./compact.js";
+import type { Gateway, GatewayReply, GatewaySignal, SummaryRequest } from "./compact.js";
 import { GatewayHttpError } from "./errors.js";
 
 /** `fetch`, named by the part the gateways use, so the types need no DOM library. */
 export type Fetch = (
   url: string,
-  init: { method: "POST"; headers: Record<string, string>; body: string; signal: AbortSignalLike },
+  init: { method: "POST"; headers: Record<string, string>; body: string; signal: GatewaySignal },
 ) => Promise<{ ok: boolean; status: number; statusText: string; text(): Promise<string> }>;
 
 export interface OpenAIChatGatewayOptions {
@@ -65,14 +65,19 @@ function anthropicBody({ model, messages, max_tokens }: SummaryRequest) {
   };
 }
 
-/** The parsed JSON answer; a non-2xx status rejects with the status and the start of the body. */
+/**
+ * The parsed JSON answer; a non-2xx status rejects with the status and the
+ * start of the body. Its shape is the provider's reply, and compact checks it
+ * when it reads it (a reply it cannot read is a CompactionError saying what
+ * came back).
+ */
 async function postJson(
   fetch: Fetch,
   url: string,
   body: unknown,
-  signal: AbortSignalLike,
+  signal: GatewaySignal,
   headers: Record<string, string>,
-): Promise<unknown> {
+): Promise<GatewayReply> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
@@ -85,7 +90,7 @@ async function postJson(
     throw new GatewayHttpError(`POST ${url} answered ${response.status} ${response.statusText}: ${excerpt}`, response.status, url);
   }
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as GatewayReply;
   } catch {
     throw new GatewayHttpError(`POST ${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`, response.status, url);
   }

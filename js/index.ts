@@ -70,7 +70,7 @@ export const DEFAULT_MAX_TOKENS: number = wasm.defaultMaxTokens();
 export { requestReady } from "./request.js";
 
 export { compact } from "./compact.js";
-export type { AbortSignalLike, CompactOptions, Gateway, GatewayReply, SummaryRequest } from "./compact.js";
+export type { AbortSignalLike, CompactOptions, Gateway, GatewayReply, GatewaySignal, SummaryRequest } from "./compact.js";
 export { CompactionError, GatewayHttpError } from "./errors.js";
 export { anthropicGateway, openAIChatGateway } from "./gateways.js";
 export type { AnthropicGatewayOptions, Fetch, OpenAIChatGatewayOptions } from "./gateways.js";

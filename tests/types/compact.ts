@@ -15,12 +15,13 @@ import {
   type OpenAIChatGatewayOptions,
   type SummaryOptions,
   type SummaryRequest,
+  type GatewaySignal,
 } from "kram-compaction";
 
 const history: ChatMessage[] = [{ role: "user", content: "Fix the failing test" }];
 declare const hostFetch: Fetch;
 declare const hostSignal: AbortSignalLike;
-const fromFetch: Gateway = async (request: SummaryRequest, { signal }) => {
+const fromFetch: Gateway = async (request: SummaryRequest, { signal }: { signal: GatewaySignal }) => {
   const body = JSON.stringify(request);
   const response = await hostFetch("http://127.0.0.1:1/v1/chat/completions", { method: "POST", headers: {}, body, signal });
   return JSON.parse(await response.text()) as GatewayReply;
@@ -50,3 +51,7 @@ if (caught instanceof CompactionError && caught.cause instanceof GatewayHttpErro
   const status: number = caught.cause.status;
   const url: string = caught.cause.url;
 }
+
+// A gateway must answer a reply: a number is not one.
+// @ts-expect-error not a GatewayReply
+const answersANumber: Gateway = () => 42;
