@@ -7,6 +7,8 @@ import { readFileSync } from "node:fs";
 import OpenAI from "openai";
 import { generateText } from "ai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { createOpenAI } from "@ai-sdk/openai";
+import Anthropic from "@anthropic-ai/sdk";
 import {
   compact,
   CompactionError,
@@ -109,6 +111,35 @@ test("the AI SDK's generateText over @ai-sdk/openai-compatible as the gateway", 
   const { result: marker, requests } = await seen(() => compact(gateway, "local-model", codingSession(2)));
   assert.equal(requests[0].json.model, "local-model");
   assert.match(userText(requests[0]), /<conversation_transcript>/);
+  assert.match(marker.content, /## Objective\nSummary \d+\./);
+});
+
+test("the README's recipes: the AI SDK with openai.chat and system as system, and @anthropic-ai/sdk with system as system", async () => {
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (...args) => warnings.push(args.join(" "));
+  try {
+    const openai = createOpenAI({ baseURL: server.openAIBaseURL, apiKey: "x" });
+    const viaAiSdk = (request, { signal }) =>
+      generateText({ model: openai.chat(request.model), system: request.messages[0].content,
+        prompt: request.messages[1].content, maxOutputTokens: request.max_tokens, abortSignal: signal, maxRetries: 0 });
+    const { result: marker, requests } = await seen(() => compact(viaAiSdk, "chat-model", codingSession(2)));
+    assert.equal(requests[0].path, "/v1/chat/completions");
+    assert.deepEqual(requests[0].json.messages.map((m) => m.role), ["system", "user"]);
+    assert.match(marker.content, /## Objective\nSummary \d+\./);
+  } finally {
+    console.warn = warn;
+  }
+  assert.deepEqual(warnings.filter((w) => /System messages/.test(w)), [], "no AI SDK warning about system messages");
+
+  const claude = new Anthropic({ baseURL: server.anthropicBaseURL, apiKey: "k", maxRetries: 0 });
+  const viaAnthropic = (request, { signal }) =>
+    claude.messages.create({ model: request.model, max_tokens: request.max_tokens, system: request.messages[0].content,
+      messages: [{ role: "user", content: request.messages[1].content }] }, { signal });
+  const { result: marker, requests } = await seen(() => compact(viaAnthropic, "claude-test", codingSession(2)));
+  assert.equal(requests[0].path, "/v1/messages");
+  assert.match(requests[0].json.system, /summar/i);
+  assert.deepEqual(requests[0].json.messages.map((m) => m.role), ["user"]);
   assert.match(marker.content, /## Objective\nSummary \d+\./);
 });
 
