@@ -167,3 +167,26 @@ pub fn newest_step(views: &[MessageView]) -> usize {
         (step, turn) => step.or(turn).unwrap_or(views.len()),
     }
 }
+
+/// The oldest of `starts` (indexes in order) from which the messages to the
+/// end, with `fixed` more tokens, still `fit`; `None` when even the newest
+/// does not. One pass back over the messages.
+pub fn oldest_fitting(
+    views: &[MessageView],
+    starts: &[usize],
+    fixed: u64,
+    fits: impl Fn(u64) -> bool,
+) -> Option<usize> {
+    let mut total = fixed;
+    let mut end = views.len();
+    let mut found = None;
+    for &start in starts.iter().rev() {
+        total += tokens(views, start..end);
+        end = start;
+        if !fits(total) {
+            break;
+        }
+        found = Some(start);
+    }
+    found
+}

@@ -110,8 +110,9 @@ pub struct CompactionPlan {
 
 /// Decides a compaction before the summariser is called, from the effective
 /// history's estimates. The summary may take at most a quarter of the budget
-/// (and what the budget has room for). What follows the marker is the newest user turn when
-/// it fits in half the budget beside the instructions and the summary's room;
+/// (and what the budget has room for). What follows the marker is the newest
+/// user turn when it fits in half the budget beside the instructions and the
+/// summary's room;
 /// otherwise the turn's request and its newest whole steps that fit there (at
 /// least the newest step), and the older steps are summarised with everything
 /// before them. `Err` says, in words, why no call could help: no room for a
@@ -156,11 +157,7 @@ pub fn plan_compaction(
     let (summarise_end, keep): (usize, Vec<usize>) = if keep_whole {
         (whole_turn, (whole_turn..len).collect())
     } else {
-        let keep_from = turn
-            .steps
-            .iter()
-            .copied()
-            .find(|&step| request + cuts::tokens(views, step..len) <= target)
+        let keep_from = cuts::oldest_fitting(views, &turn.steps, request, |t| t <= target)
             .unwrap_or(newest_step);
         (
             keep_from,
@@ -168,9 +165,10 @@ pub fn plan_compaction(
         )
     };
 
-    // What the marker replaces: everything summarised that is not also kept.
+    // What the marker replaces: everything summarised that is not also kept
+    // (`keep` is in order).
     let replaced: Vec<usize> = (instructions..summarise_end)
-        .filter(|index| !keep.contains(index))
+        .filter(|index| keep.binary_search(index).is_err())
         .collect();
     if !replaced.iter().any(|&index| !views[index].is_marker) {
         return Err(if turn.steps.is_empty() {
@@ -206,7 +204,7 @@ impl CompactionPlan {
         // What the marker replaces: the request of a mid-turn compaction is
         // summarised for context but also kept.
         let summarised = (self.instructions..self.summarise_end)
-            .filter(|index| !self.keep.contains(index))
+            .filter(|index| self.keep.binary_search(index).is_err())
             .count();
         let mut reason = if self.keep.first() == Some(&self.summarise_end) {
             format!("summarised {summarised} messages before the newest user turn into a marker")

@@ -193,12 +193,7 @@ pub fn emergency_cut(views: &[MessageView], max_tokens: f64) -> Cut {
         return whole_from(turn.request.start);
     };
     let fixed = leading_tokens + cuts::tokens(views, turn.request.clone());
-    let keep_from = turn
-        .steps
-        .iter()
-        .copied()
-        .find(|&step| fits(fixed + cuts::tokens(views, step..len)))
-        .unwrap_or(newest_step);
+    let keep_from = cuts::oldest_fitting(views, &turn.steps, fixed, fits).unwrap_or(newest_step);
     if keep_from == turn.request.end {
         return whole_from(turn.request.start);
     }
