@@ -1,7 +1,7 @@
 // The public surface of kram-compaction. To add a module: write js/NAME.ts and
 // add its export line here; the build and the published types pick it up.
 import * as wasm from "./wasm.js";
-import type { FormatOptions, HistoryDescription, Message, PruneOptions } from "./wasm.js";
+import type { FormatOptions, HistoryDescription, Message, MessageFormat, PruneOptions } from "./wasm.js";
 
 export type {
   Message,
@@ -63,6 +63,9 @@ export const emergencyPrune = wasm.emergencyPrune as unknown as SameMessages<
  * the other formats open the summary's text with the tag `<kram:compaction_summary>`.
  */
 export const COMPACTION_MARKER_NAME: string = wasm.compactionMarkerName();
+
+/** Every message format the package reads, in the order detection prefers them when a history fits several. */
+export const MESSAGE_FORMATS: readonly MessageFormat[] = Object.freeze(wasm.messageFormats() as MessageFormat[]);
 
 /** The token budget the history functions use when none is given. */
 export const DEFAULT_MAX_TOKENS: number = wasm.defaultMaxTokens();

@@ -19,6 +19,15 @@ pub fn compaction_marker_name() -> String {
     COMPACTION_MARKER_NAME.to_string()
 }
 
+/// Every format's name, in the order detection prefers them.
+#[wasm_bindgen(js_name = messageFormats)]
+pub fn message_formats() -> Vec<String> {
+    crate::formats::ALL_FORMATS
+        .iter()
+        .map(|format| format.name().to_string())
+        .collect()
+}
+
 /// The budget used when none is given.
 #[wasm_bindgen(js_name = defaultMaxTokens)]
 pub fn default_max_tokens() -> f64 {

@@ -19,6 +19,7 @@ import {
   estimateTokens,
   openAIChatGateway,
   anthropicGateway,
+  MESSAGE_FORMATS,
 } from "kram-compaction";
 import { startModelServer } from "../support/model-server.mjs";
 import { codingSession, deepFreeze, messageNumbers } from "../support/sessions.mjs";
@@ -364,7 +365,7 @@ test("many compactions in flight at once each get their own result", async () =>
 });
 
 test("the marker comes back in the history's own format", async () => {
-  for (const format of ["openai-chat", "ai-sdk", "anthropic", "openai-responses"]) {
+  for (const format of MESSAGE_FORMATS) {
     const history = JSON.parse(readFileSync(new URL(`../fixtures/${format}.json`, import.meta.url), "utf8"));
     const { result: marker, requests } = await seen(() =>
       compact(openAIChatGateway({ baseURL: server.openAIBaseURL }), "m", history),

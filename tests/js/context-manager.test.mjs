@@ -2,7 +2,7 @@
 // the configuration guards, with compact going to the loopback model server.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { ContextManager, effectiveHistory, estimateTokens, openAIChatGateway, COMPACTION_MARKER_NAME } from "kram-compaction";
+import { ContextManager, effectiveHistory, estimateTokens, openAIChatGateway, COMPACTION_MARKER_NAME, MESSAGE_FORMATS } from "kram-compaction";
 import { startModelServer } from "../support/model-server.mjs";
 import { codingSession, deepFreeze } from "../support/sessions.mjs";
 
@@ -139,7 +139,7 @@ test("bad configuration is a RangeError or TypeError naming the option", () => {
 test("every message format: compacted, the marker in the history's own format, found by effectiveHistory", async () => {
   const { readFileSync } = await import("node:fs");
   const { describeMessages } = await import("kram-compaction");
-  for (const format of ["openai-chat", "ai-sdk", "anthropic", "openai-responses"]) {
+  for (const format of MESSAGE_FORMATS) {
     const all = JSON.parse(readFileSync(new URL(`../fixtures/${format}.json`, import.meta.url), "utf8"));
     const ctx = new ContextManager({
       gateway: () => "## Objective\nshort",

@@ -16,6 +16,7 @@ import {
   estimateTokens,
   needsCompaction,
   pruneForModel,
+  MESSAGE_FORMATS,
 } from "kram-compaction";
 import { wwwMounts } from "../../scripts/static-server.mjs";
 import { startModelServer } from "../support/model-server.mjs";
@@ -202,7 +203,7 @@ test("a pasted history as a JSON array and as JSONL, and a dropped file", async 
 
 test("a pasted history in every format the package reads", async (t) => {
   const { page, problems } = await open(t);
-  const formats = ["openai-chat", "ai-sdk", "anthropic", "openai-responses"];
+  const formats = MESSAGE_FORMATS;
   for (const [i, format] of formats.entries()) {
     const history = JSON.parse(readFileSync(join(root, "tests", "fixtures", `${format}.json`), "utf8"));
     // Half as JSON arrays, half as JSONL.

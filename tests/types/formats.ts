@@ -4,6 +4,7 @@ import {
   effectiveHistory,
   emergencyPrune,
   estimateTokens,
+  MESSAGE_FORMATS,
   pruneForModel,
   requestReady,
   type AiSdkMessage,
@@ -58,7 +59,7 @@ const responses: ResponsesItem[] = [
 const a: AiSdkMessage[] = pruneForModel(effectiveHistory(aiSdk, { format: "ai-sdk" }));
 const b: AnthropicMessage[] = emergencyPrune(pruneForModel(anthropic, { protectTurns: 1 }), 1_000);
 const c: ResponsesItem[] = effectiveHistory(responses);
-const formats: MessageFormat[] = ["openai-chat", "ai-sdk", "anthropic", "openai-responses"];
+const formats: readonly MessageFormat[] = MESSAGE_FORMATS;
 const all: Message[] = [...a, ...b, ...c];
 const tokens: number = estimateTokens(all.slice(0, 1), { format: formats[0] });
 export { tokens };
