@@ -87,6 +87,22 @@ async function time(work, runs) {
   return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs };
 }
 
+/**
+ * The time of `work(state)` on a state that `setup()` made, untimed: one
+ * more turn read by a memo or a ContextManager that has seen the rest.
+ */
+async function timeAfter(setup, work, runs) {
+  const samples = [];
+  for (let i = 0; i <= runs; i++) {
+    const state = await setup();
+    globalThis.gc?.();
+    const start = process.hrtime.bigint();
+    await work(state);
+    if (i > 0) samples.push(Number(process.hrtime.bigint() - start) / 1e6); // the first is a warm-up
+  }
+  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs };
+}
+
 /** The checks that the plain-JS rules and the package agree on a history. */
 function agree(history, budget) {
   const same = (a, b, what) => {
@@ -125,6 +141,33 @@ for (const size of SIZES) {
   await measure("pruneForModel", () => kram.pruneForModel(history.chat));
   await measure("emergencyPrune", () => kram.emergencyPrune(history.chat, budget));
   await measure("pruneForModel (AI SDK)", () => kram.pruneForModel(history.aiSdk));
+  // An agent loop's turn: the history it has read before, and one more turn
+  // (a user message, a tool call, its result, an answer) at its end.
+  const seen = history.chat.slice(0, -4);
+  const roomy = { maxTokens: total * 10 };
+  await measure("ContextManager.prepare, first", () => new kram.ContextManager(roomy).prepare(history.chat));
+  const after = async (name, setup, work) => {
+    row.times[name] = await timeAfter(setup, work, runs);
+    process.stderr.write(`bench: ${size} ${name} ${row.times[name].median.toFixed(2)} ms\n`);
+  };
+  await after(
+    "ContextManager.prepare, one more turn",
+    async () => {
+      const manager = new kram.ContextManager(roomy);
+      await manager.prepare(seen);
+      return manager;
+    },
+    (manager) => manager.prepare(history.chat),
+  );
+  await after(
+    "HistoryMemo estimateTokens, one more turn",
+    () => {
+      const memo = new kram.HistoryMemo();
+      memo.estimateTokens(seen);
+      return memo;
+    },
+    (memo) => memo.estimateTokens(history.chat),
+  );
   await measure("plain JS estimateTokens", () => plain.estimateTokens(history.chat));
   await measure("plain JS needsCompaction", () => plain.needsCompaction(history.chat, budget));
   await measure("plain JS effectiveHistory", () => plain.effectiveHistory(history.chat));
@@ -177,6 +220,9 @@ const pairs = [
   ["pruneForModel", "plain JS pruneForModel"],
   ["pruneForModel (AI SDK)", "AI SDK pruneMessages"],
   ["emergencyPrune", "plain JS emergencyPrune", "LangChain trimMessages"],
+  ["ContextManager.prepare, first", "estimateTokens"],
+  ["ContextManager.prepare, one more turn", "ContextManager.prepare, first"],
+  ["HistoryMemo estimateTokens, one more turn", "estimateTokens"],
 ];
 const big = results.sizes[10_000];
 const mid = results.sizes[1_000];

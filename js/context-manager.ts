@@ -45,6 +45,8 @@ export class ContextManager {
   readonly #maxTokens: number;
   readonly #maxCompactions: number;
   #compactionsInRun = 0;
+  /** What was read of each stored message, so the next turn reads only the new ones. */
+  readonly #memo = new wasm.HistoryMemo();
 
   constructor(options: ContextManagerOptions = {}) {
     if (options === null || typeof options !== "object") {
@@ -69,12 +71,12 @@ export class ContextManager {
     { lastUsage, signal }: { lastUsage?: LastUsage; signal?: AbortSignalLike } = {},
   ): Promise<Prepared<M>> {
     const format = this.#options.format === undefined ? {} : { format: this.#options.format };
-    const effective = wasm.effectiveHistory(all as unknown as Message[], format) as unknown as M[];
-    const estimate = (messages: readonly M[]) => wasm.estimateTokens(messages as unknown as Message[], format);
+    const effective = this.#memo.effectiveHistory(all as unknown as Message[], format) as unknown as M[];
+    const estimate = (messages: readonly M[]) => this.#memo.estimateTokens(messages as unknown as Message[], format);
     const estimated = estimate(effective);
     const tokens = withUsage(all, effective.length, estimated, lastUsage, estimate);
     const pruneOptions = { maxTokens: this.#maxTokens, ...this.#options.prune, ...format };
-    const prune = (messages: readonly M[]) => wasm.pruneForModel(messages as unknown as Message[], pruneOptions) as unknown as M[];
+    const prune = (messages: readonly M[]) => this.#memo.pruneForModel(messages as unknown as Message[], pruneOptions) as unknown as M[];
     const pruned = prune(effective);
     // Pruning saves what the estimate says it saves, whatever the provider counted.
     const tokensPruned = Math.max(0, tokens - (estimated - estimate(pruned)));
@@ -97,7 +99,7 @@ export class ContextManager {
       reason,
     });
     const cut = (messages: M[]) =>
-      wasm.emergencyPrune(messages as unknown as Message[], this.#maxTokens, format) as unknown as M[];
+      this.#memo.emergencyPrune(messages as unknown as Message[], this.#maxTokens, format) as unknown as M[];
 
     if (step.next === "none") return result("none", effective, step.reason);
     if (step.next === "pruned") return result("pruned", pruned, step.reason);
@@ -113,6 +115,7 @@ export class ContextManager {
       tokensPruned,
       this.#options.compact,
       format,
+      this.#memo,
     ) as CompactionPlan;
     if (plan.skip !== undefined) return result("emergency", cut(pruned), plan.skip);
     const kept = plan.keep.map((index) => effective[index]!);

@@ -40,6 +40,7 @@ pub mod history;
 pub mod join;
 pub mod json;
 pub mod ladder;
+pub mod memo;
 pub mod node;
 pub mod number;
 pub mod options;

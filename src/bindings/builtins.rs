@@ -35,6 +35,16 @@ extern "C" {
         descriptor: &JsValue,
     ) -> Result<bool, JsValue>;
 
+    /// The memo's map from the caller's message objects to their numbers:
+    /// weak, so it keeps no message alive.
+    pub type WeakMap;
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> WeakMap;
+    #[wasm_bindgen(method)]
+    pub fn get(this: &WeakMap, key: &JsValue) -> JsValue;
+    #[wasm_bindgen(method)]
+    pub fn set(this: &WeakMap, key: &JsValue, value: &JsValue) -> WeakMap;
+
     pub type Error;
     #[wasm_bindgen(constructor)]
     pub fn new(message: &str) -> Error;

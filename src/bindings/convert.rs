@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::builtins::{self, array_of, items, Array, Object};
 use super::js;
+use super::memo::HistoryMemo;
 
 use crate::error::{ErrorKind, InputError};
 use crate::formats::Format;
@@ -193,18 +194,29 @@ pub fn read_options(options: JsValue, argument: &str) -> Result<JsNode, JsValue>
 /// Copying reads every field of the copied objects, so a getter or trap the
 /// history functions never touched can still fail here: a `TypeError` naming
 /// the argument, the message and the field.
+/// With a memo, an edited message is copied once: the next call that makes
+/// the same edits of the same message gives back the same copy.
 pub fn materialize(
     input: &[JsNode],
     outputs: &[Output],
     placeholder: &JsValue,
     argument: &str,
+    memo: Option<&HistoryMemo>,
 ) -> Result<Array, JsValue> {
     let array = Array::new_with_length(outputs.len() as u32);
     for (slot, output) in outputs.iter().enumerate() {
         let value = match output {
             Output::Keep(index) => input[*index].0.clone(),
             Output::Edited { index, edits } => {
-                let mut message = input[*index].0.clone();
+                let original = &input[*index].0;
+                let paths: Vec<String> = edits.iter().map(|(path, _)| path_text(path)).collect();
+                // The newest message may still be changing in place: copied afresh.
+                let memo = memo.filter(|_| *index + 1 < input.len());
+                if let Some(copy) = memo.and_then(|m| m.copy_of(original, placeholder, &paths)) {
+                    array.set(slot as u32, copy);
+                    continue;
+                }
+                let mut message = original.clone();
                 for (path, replacement) in edits {
                     let replacement = replacement_value(*replacement, placeholder);
                     message = replace_at(&message, path, replacement).map_err(|(depth, why)| {
@@ -213,6 +225,9 @@ pub fn materialize(
                             "{argument}[{index}]{field} could not be copied: {why}"
                         )))
                     })?;
+                }
+                if let Some(memo) = memo {
+                    memo.remember_copy(original, placeholder, &paths, &message);
                 }
                 message
             }

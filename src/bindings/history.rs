@@ -5,6 +5,7 @@ use wasm_bindgen::prelude::*;
 use super::convert::{
     materialize, read_array, read_format, read_format_option, read_options, to_js_error, JsNode,
 };
+use super::memo::HistoryMemo;
 use super::types::{FormatOptionsArg, MaxTokensArg, MessageList, PruneOptionsArg};
 use crate::api;
 use crate::error::InputError;
@@ -46,9 +47,18 @@ pub fn estimate_tokens(
     messages: MessageList,
     options: Option<FormatOptionsArg>,
 ) -> Result<f64, JsValue> {
+    estimate(messages, options, None)
+}
+
+fn estimate(
+    messages: MessageList,
+    options: Option<FormatOptionsArg>,
+    memo: Option<&mut HistoryMemo>,
+) -> Result<f64, JsValue> {
     let messages = read_array(&messages, "messages")?;
     let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
-    api::estimate_tokens(&messages, format)
+    let mut recall = memo.map(|memo| memo.recall(&messages));
+    api::estimate_tokens_with(&messages, format, recall.as_mut())
         .map(|tokens| tokens as f64)
         .map_err(to_js_error)
 }
@@ -64,9 +74,20 @@ pub fn needs_compaction(
     #[wasm_bindgen(js_name = maxTokens)] max_tokens: Option<MaxTokensArg>,
     options: Option<FormatOptionsArg>,
 ) -> Result<bool, JsValue> {
+    needs(effective, max_tokens, options, None)
+}
+
+fn needs(
+    effective: MessageList,
+    max_tokens: Option<MaxTokensArg>,
+    options: Option<FormatOptionsArg>,
+    memo: Option<&mut HistoryMemo>,
+) -> Result<bool, JsValue> {
     let effective = read_array(&effective, "effective")?;
     let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
-    api::needs_compaction(&effective, read_max_tokens(max_tokens)?, format).map_err(to_js_error)
+    let max_tokens = read_max_tokens(max_tokens)?;
+    let mut recall = memo.map(|memo| memo.recall(&effective));
+    api::needs_compaction_with(&effective, max_tokens, format, recall.as_mut()).map_err(to_js_error)
 }
 
 /// The leading system messages, then everything from the newest compaction
@@ -80,10 +101,20 @@ pub fn effective_history(
     all: MessageList,
     options: Option<FormatOptionsArg>,
 ) -> Result<MessageList, JsValue> {
+    effective(all, options, None)
+}
+
+fn effective(
+    all: MessageList,
+    options: Option<FormatOptionsArg>,
+    memo: Option<&mut HistoryMemo>,
+) -> Result<MessageList, JsValue> {
     let all_nodes = read_array(&all, "all")?;
     let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
-    let plan = api::effective_history(&all_nodes, format).map_err(to_js_error)?;
-    Ok(materialize(&all_nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "all")?.unchecked_into())
+    let mut recall = memo.map(|memo| memo.recall(&all_nodes));
+    let plan =
+        api::effective_history_with(&all_nodes, format, recall.as_mut()).map_err(to_js_error)?;
+    Ok(materialize(&all_nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "all", None)?.unchecked_into())
 }
 
 /// The cheap first pass: old tool results' content becomes a placeholder,
@@ -97,6 +128,14 @@ pub fn prune_for_model(
     effective: MessageList,
     options: Option<PruneOptionsArg>,
 ) -> Result<MessageList, JsValue> {
+    prune(effective, options, None)
+}
+
+fn prune(
+    effective: MessageList,
+    options: Option<PruneOptionsArg>,
+    memo: Option<&mut HistoryMemo>,
+) -> Result<MessageList, JsValue> {
     let nodes = read_array(&effective, "effective")?;
     let options_node = read_options(
         options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
@@ -104,8 +143,12 @@ pub fn prune_for_model(
     )?;
     let format = read_format(&options_node, "options")?;
     let (options, placeholder) = read_prune_options(&options_node).map_err(to_js_error)?;
-    let plan = api::prune_for_model(&nodes, &options, format).map_err(to_js_error)?;
-    Ok(materialize(&nodes, &plan, &placeholder, "effective")?.unchecked_into())
+    let mut memo = memo;
+    let mut recall = memo.as_deref_mut().map(|memo| memo.recall(&nodes));
+    let plan = api::prune_for_model_with(&nodes, &options, format, recall.as_mut())
+        .map_err(to_js_error)?;
+    drop(recall);
+    Ok(materialize(&nodes, &plan, &placeholder, "effective", memo.as_deref())?.unchecked_into())
 }
 
 /// The fallback when summarising fails: the leading system messages and the
@@ -121,11 +164,91 @@ pub fn emergency_prune(
     #[wasm_bindgen(js_name = maxTokens)] max_tokens: Option<MaxTokensArg>,
     options: Option<FormatOptionsArg>,
 ) -> Result<MessageList, JsValue> {
+    cut(effective, max_tokens, options, None)
+}
+
+fn cut(
+    effective: MessageList,
+    max_tokens: Option<MaxTokensArg>,
+    options: Option<FormatOptionsArg>,
+    memo: Option<&mut HistoryMemo>,
+) -> Result<MessageList, JsValue> {
     let nodes = read_array(&effective, "effective")?;
     let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
-    let plan =
-        api::emergency_prune(&nodes, read_max_tokens(max_tokens)?, format).map_err(to_js_error)?;
-    Ok(materialize(&nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "effective")?.unchecked_into())
+    let max_tokens = read_max_tokens(max_tokens)?;
+    let mut recall = memo.map(|memo| memo.recall(&nodes));
+    let plan = api::emergency_prune_with(&nodes, max_tokens, format, recall.as_mut())
+        .map_err(to_js_error)?;
+    Ok(materialize(
+        &nodes,
+        &plan,
+        &DEFAULT_PLACEHOLDER.into(),
+        "effective",
+        None,
+    )?
+    .unchecked_into())
+}
+
+/// The same functions, remembering what they read: each answers exactly as
+/// the function of its name does.
+///
+/// ```ts
+/// const memo = new HistoryMemo();
+/// const tokens = memo.estimateTokens(history); // the next turn reads only new messages
+/// ```
+#[wasm_bindgen]
+impl HistoryMemo {
+    /// `estimateTokens`, through the memo.
+    #[wasm_bindgen(js_name = estimateTokens)]
+    pub fn estimate_tokens(
+        &mut self,
+        messages: MessageList,
+        options: Option<FormatOptionsArg>,
+    ) -> Result<f64, JsValue> {
+        estimate(messages, options, Some(self))
+    }
+
+    /// `needsCompaction`, through the memo.
+    #[wasm_bindgen(js_name = needsCompaction)]
+    pub fn needs_compaction(
+        &mut self,
+        effective: MessageList,
+        #[wasm_bindgen(js_name = maxTokens)] max_tokens: Option<MaxTokensArg>,
+        options: Option<FormatOptionsArg>,
+    ) -> Result<bool, JsValue> {
+        needs(effective, max_tokens, options, Some(self))
+    }
+
+    /// `effectiveHistory`, through the memo.
+    #[wasm_bindgen(js_name = effectiveHistory)]
+    pub fn effective_history(
+        &mut self,
+        all: MessageList,
+        options: Option<FormatOptionsArg>,
+    ) -> Result<MessageList, JsValue> {
+        effective(all, options, Some(self))
+    }
+
+    /// `pruneForModel`, through the memo.
+    #[wasm_bindgen(js_name = pruneForModel)]
+    pub fn prune_for_model(
+        &mut self,
+        effective: MessageList,
+        options: Option<PruneOptionsArg>,
+    ) -> Result<MessageList, JsValue> {
+        prune(effective, options, Some(self))
+    }
+
+    /// `emergencyPrune`, through the memo.
+    #[wasm_bindgen(js_name = emergencyPrune)]
+    pub fn emergency_prune(
+        &mut self,
+        effective: MessageList,
+        #[wasm_bindgen(js_name = maxTokens)] max_tokens: Option<MaxTokensArg>,
+        options: Option<FormatOptionsArg>,
+    ) -> Result<MessageList, JsValue> {
+        cut(effective, max_tokens, options, Some(self))
+    }
 }
 
 /// The prune options, and the placeholder as the caller's own JS string.

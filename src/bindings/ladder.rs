@@ -5,6 +5,7 @@ use super::builtins::{array_of, object};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{read_array, read_format_option, read_options, to_js_error};
+use super::memo::HistoryMemo;
 use super::types::MessageList;
 use crate::api;
 use crate::ladder::{after_pruning, over_budget, progress_shortfall, Next, Standing};
@@ -23,6 +24,7 @@ pub fn compaction_plan(
     tokens_pruned: f64,
     compact_options: JsValue,
     options: JsValue,
+    memo: &mut HistoryMemo,
 ) -> Result<JsValue, JsValue> {
     let nodes = read_array(&effective, "effective")?;
     let summary = SummaryOptions::read(&read_options(compact_options, "options.compact")?)
@@ -33,6 +35,7 @@ pub fn compaction_plan(
         summary.max_summary_tokens,
         tokens_before as u64,
         read_format_option(options)?,
+        Some(&mut memo.recall(&nodes)),
     )
     .map_err(to_js_error)?;
     Ok(match plan {

@@ -10,6 +10,7 @@ mod history;
 mod js;
 mod keys;
 mod ladder;
+mod memo;
 mod request;
 mod strings;
 mod types;

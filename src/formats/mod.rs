@@ -12,6 +12,7 @@ use std::borrow::Cow;
 
 use crate::content::Content;
 use crate::error::InputError;
+use crate::memo::Recall;
 use crate::node::{Kind, Node};
 use crate::view::MessageView;
 
@@ -74,6 +75,11 @@ impl Format {
 
     pub fn accepts<N: Node>(self, message: &N) -> bool {
         self.misfit(message).is_none()
+    }
+
+    /// This format's bit in a set of formats (the memo's).
+    pub fn bit(self) -> u32 {
+        1 << (self as u32)
     }
 
     /// Reads one message of this format, checking every field it uses.
@@ -257,7 +263,30 @@ pub fn read_history<N: Node>(
     argument: &str,
     placeholder: &str,
 ) -> Result<(Format, Vec<MessageView>), InputError> {
-    read(messages, forced, argument, placeholder, true)
+    read(messages, forced, argument, placeholder, true, None)
+}
+
+/// `read_history`, taking what it can from a memo of earlier reads and
+/// remembering what it reads.
+pub fn read_history_remembering<N: Node>(
+    messages: &[N],
+    forced: Option<Format>,
+    argument: &str,
+    placeholder: &str,
+    recall: &mut Recall,
+) -> Result<(Format, Vec<MessageView>), InputError> {
+    read(messages, forced, argument, placeholder, true, Some(recall))
+}
+
+/// `read_structure`, through a memo.
+pub fn read_structure_remembering<N: Node>(
+    messages: &[N],
+    forced: Option<Format>,
+    argument: &str,
+    recall: &mut Recall,
+) -> Result<Vec<MessageView>, InputError> {
+    let placeholder = crate::prune::DEFAULT_PLACEHOLDER;
+    read(messages, forced, argument, placeholder, false, Some(recall)).map(|(_, views)| views)
 }
 
 /// `read_history` without the estimates: every check, every role, turn,
@@ -286,7 +315,7 @@ fn read_format_and_structure<N: Node>(
     argument: &str,
 ) -> Result<(Format, Vec<MessageView>), InputError> {
     let placeholder = crate::prune::DEFAULT_PLACEHOLDER;
-    read(messages, forced, argument, placeholder, false)
+    read(messages, forced, argument, placeholder, false, None)
 }
 
 fn read<N: Node>(
@@ -295,6 +324,7 @@ fn read<N: Node>(
     argument: &str,
     placeholder: &str,
     sizes: bool,
+    mut recall: Option<&mut Recall>,
 ) -> Result<(Format, Vec<MessageView>), InputError> {
     let at = |index| At {
         argument,
@@ -304,26 +334,55 @@ fn read<N: Node>(
     };
     let format = match forced {
         Some(format) => format,
-        None => detect(messages, &at)?,
+        None => detect(messages, &at, &mut |index, format, message| {
+            fits(&mut recall, index, format, message)
+        })?,
     };
-    let views = messages
-        .iter()
-        .enumerate()
-        .map(|(index, message)| {
-            let view = format.view(message, &at(index))?;
-            if let (Some(_), Some(why)) = (forced, format.misfit(message)) {
-                return Err(InputError::type_error(format!(
-                    "{} is not a message of the format \"{}\" that options.format names ({why} does not fit it)",
-                    at(index).path(""),
-                    format.name()
-                )));
-            }
-            Ok(view)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut views = views;
+    let mut views = Vec::with_capacity(messages.len());
+    for (index, message) in messages.iter().enumerate() {
+        if let Some(view) = recall
+            .as_deref_mut()
+            .and_then(|r| r.view(index, format, sizes, placeholder))
+        {
+            views.push(view);
+            continue;
+        }
+        let view = format.view(message, &at(index))?;
+        if forced.is_some() && !fits(&mut recall, index, format, message) {
+            let why = format.misfit(message).unwrap_or_default();
+            return Err(InputError::type_error(format!(
+                "{} is not a message of the format \"{}\" that options.format names ({why} does not fit it)",
+                at(index).path(""),
+                format.name()
+            )));
+        }
+        if let Some(recall) = recall.as_deref_mut() {
+            recall.remember_view(index, format, sizes, placeholder, &view);
+        }
+        views.push(view);
+    }
+    if let Some(recall) = recall {
+        recall.memo.finish_read();
+    }
     drop_earlier_reasoning(&mut views);
     Ok((format, views))
+}
+
+/// Whether a message fits a format, from the memo when it was checked there.
+fn fits<N: Node>(
+    recall: &mut Option<&mut Recall>,
+    index: usize,
+    format: Format,
+    message: &N,
+) -> bool {
+    if let Some(fits) = recall.as_deref_mut().and_then(|r| r.fits(index, format)) {
+        return fits;
+    }
+    let fits = format.accepts(message);
+    if let Some(recall) = recall.as_deref_mut() {
+        recall.remember_fit(index, format, fits);
+    }
+    fits
 }
 
 /// Reasoning carried back from before the newest user message is not
@@ -342,7 +401,11 @@ fn drop_earlier_reasoning(views: &mut [MessageView]) {
     }
 }
 
-fn detect<'a, N: Node>(messages: &[N], at: &dyn Fn(usize) -> At<'a>) -> Result<Format, InputError> {
+fn detect<'a, N: Node>(
+    messages: &[N],
+    at: &dyn Fn(usize) -> At<'a>,
+    fits: &mut dyn FnMut(usize, Format, &N) -> bool,
+) -> Result<Format, InputError> {
     let mut candidates: Vec<Format> = ALL_FORMATS.to_vec();
     for (index, message) in messages.iter().enumerate() {
         if message.kind() != Kind::Object {
@@ -351,7 +414,7 @@ fn detect<'a, N: Node>(messages: &[N], at: &dyn Fn(usize) -> At<'a>) -> Result<F
         let fitting: Vec<Format> = candidates
             .iter()
             .copied()
-            .filter(|f| f.accepts(message))
+            .filter(|f| fits(index, *f, message))
             .collect();
         if fitting.is_empty() {
             // A well-formed message of another format is a mix; anything

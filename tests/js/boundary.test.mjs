@@ -16,9 +16,10 @@ const dist = require.resolve("kram-compaction").replace(/node\.cjs$/, "");
 
 /** Unguarded imports that cannot throw, each with the reason. */
 const SAFE = [
-  [/^const (ret|val|v|obj) = arg[01];?( const ret =)? typeof|^const ret = arg0 === (null|void 0);|^const ret = typeof arg0 ===|^const ret = !arg0;/, "a typeof or identity check reads nothing"],
+  [/^const (ret|val|v|obj) = arg[01];?( const ret =)? typeof|^const ret = arg0 === (null|void 0);|^const ret = typeof arg0 ===|^const ret = !arg0;|^const ret = arg0 === arg1;/, "a typeof or identity check reads nothing"],
   [/^const obj = arg1; const ret = typeof obj === "(number|string)"/, "reads a primitive already known by typeof"],
-  [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = new (Array|Object|Error|TypeError|RangeError)\((v0|arg0 >>> 0|getStringFromWasm0\(arg0, arg1\))?\);/, "a constructor of a fresh built-in"],
+  [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (\/\* @__PURE__ \*\/ )?new (Array|Object|Error|TypeError|RangeError|WeakMap)\((v0|arg0 >>> 0|getStringFromWasm0\(arg0, arg1\))?\);/, "a constructor of a fresh built-in"],
+  [/^const ret = arg0\.(get\(arg1\)|set\(arg1, arg2\));/, "the memo's own WeakMap (the only type with get and set methods in src/bindings/builtins.rs): a WeakMap runs no caller code, and set is called only with objects"],
   [/^const ret = Reflect\.set\(arg0, arg1, arg2\);/, "sets a field of a plain object the bindings just made (src/bindings/builtins.rs)"],
   [/^const ret = arg0\.push\(arg1\);|^arg0\[arg1 >>> 0\] = arg2;/, "writes only to arrays the bindings just made (outputs, copies, descriptions)"],
   [/^const ret = arg0\[arg1 >>> 0\];|^const ret = arg0\.length;/, "reads only arrays the engine made (Reflect.ownKeys, Object.keys) or the bindings made"],

@@ -10,6 +10,7 @@ import {
   needsCompaction,
   pruneForModel,
   describeMessages,
+  HistoryMemo,
   type ChatContentPart,
   type ChatMessage,
   type ChatToolCall,
@@ -51,7 +52,15 @@ const kinds: MessageInfo["kind"][] = described.messages.map((m) => m.kind);
 const calls: string[] = described.messages
   .flatMap((m): MessageBlock[] => m.blocks)
   .flatMap((b) => (b.type === "tool-call" ? [b.name] : []));
-export { tokens, withUnknown, over, marker, version, first, info, kinds, calls };
+const memo = new HistoryMemo();
+const remembered: ChatMessage[] = memo.pruneForModel(memo.effectiveHistory(history), { protectTurns: 1 });
+const memoTokens: number = memo.estimateTokens(remembered) + memo.size;
+const memoCut: ChatMessage[] = memo.emergencyPrune(remembered, 1_000);
+const memoOver: boolean = memo.needsCompaction(memoCut, 1_000);
+// @ts-expect-error the memo's functions take messages too
+memo.estimateTokens("hello");
+
+export { tokens, withUnknown, over, marker, version, first, info, kinds, calls, memoTokens, memoOver };
 
 // @ts-expect-error a message list, not a string
 estimateTokens("hello");

@@ -1,0 +1,139 @@
+//! Reading through a memo gives the views a fresh read gives: over each
+//! format's session read as an agent loop reads it (one more message each
+//! turn), with the format detected or forced, sizes or structure only.
+
+use kram_compaction::formats::{
+    read_history, read_history_remembering, read_structure, read_structure_remembering, ALL_FORMATS,
+};
+use kram_compaction::memo::{Memo, Recall, FORGET_AFTER_CALLS};
+use kram_compaction::prune::DEFAULT_PLACEHOLDER;
+
+mod common;
+use common::{fixture, refs};
+
+/// Message `i` of the session is the object numbered `i + 1`; the newest is
+/// read afresh, as the bindings do.
+fn recall(memo: &mut Memo, len: usize) -> Recall<'_> {
+    let mut numbers: Vec<Option<u64>> = (1..len as u64).map(Some).collect();
+    numbers.push(None);
+    Recall { memo, numbers }
+}
+
+#[test]
+fn a_growing_history_read_through_a_memo_reads_as_it_does_afresh() {
+    for format in ALL_FORMATS.iter().copied() {
+        let session = fixture(format);
+        let mut memo = Memo::default();
+        for len in 1..=session.len() {
+            let messages = refs(&session[..len]);
+            for forced in [None, Some(format)] {
+                let fresh = read_history(&messages, forced, "messages", DEFAULT_PLACEHOLDER);
+                let remembered = read_history_remembering(
+                    &messages,
+                    forced,
+                    "messages",
+                    DEFAULT_PLACEHOLDER,
+                    &mut recall(&mut memo, len),
+                );
+                assert_eq!(
+                    fresh.unwrap(),
+                    remembered.unwrap(),
+                    "{} at {len}",
+                    format.name()
+                );
+                let fresh = read_structure(&messages, forced, "messages").unwrap();
+                let remembered = read_structure_remembering(
+                    &messages,
+                    forced,
+                    "messages",
+                    &mut recall(&mut memo, len),
+                )
+                .unwrap();
+                assert_eq!(fresh, remembered, "{} structure at {len}", format.name());
+            }
+        }
+        assert_eq!(
+            memo.len(),
+            session.len() - 1,
+            "{}: the newest is not remembered",
+            format.name()
+        );
+    }
+}
+
+#[test]
+fn a_placeholder_of_its_own_is_read_again() {
+    let session = fixture(ALL_FORMATS[0]);
+    let messages = refs(&session);
+    let mut memo = Memo::default();
+    for placeholder in [DEFAULT_PLACEHOLDER, "[cleared]", DEFAULT_PLACEHOLDER] {
+        let fresh = read_history(&messages, None, "messages", placeholder).unwrap();
+        let mut recall = recall(&mut memo, messages.len());
+        let remembered =
+            read_history_remembering(&messages, None, "messages", placeholder, &mut recall)
+                .unwrap();
+        assert_eq!(fresh, remembered, "{placeholder}");
+    }
+}
+
+#[test]
+fn a_bad_message_is_an_error_through_the_memo_too() {
+    let mut session = fixture(ALL_FORMATS[0]);
+    let mut memo = Memo::default();
+    let len = session.len();
+    read_history_remembering(
+        &refs(&session),
+        None,
+        "messages",
+        DEFAULT_PLACEHOLDER,
+        &mut recall(&mut memo, len),
+    )
+    .unwrap();
+    session.push(serde_json::json!({ "role": 7 }));
+    let error = read_history_remembering(
+        &refs(&session),
+        None,
+        "messages",
+        DEFAULT_PLACEHOLDER,
+        &mut recall(&mut memo, len + 1),
+    )
+    .unwrap_err();
+    let fresh = read_history(&refs(&session), None, "messages", DEFAULT_PLACEHOLDER).unwrap_err();
+    assert_eq!(error.message, fresh.message);
+    assert!(
+        error.message.starts_with(&format!("messages[{len}]")),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn messages_unused_for_a_while_are_forgotten() {
+    let session = fixture(ALL_FORMATS[0]);
+    let mut memo = Memo::default();
+    let len = session.len();
+    read_structure_remembering(
+        &refs(&session),
+        None,
+        "messages",
+        &mut recall(&mut memo, len),
+    )
+    .unwrap();
+    assert_eq!(memo.len(), len - 1);
+    // Another history, of other objects, read again and again.
+    let other = &session[..2];
+    for _ in 0..2 * FORGET_AFTER_CALLS {
+        let numbers = vec![Some(1_000), None];
+        read_structure_remembering(
+            &refs(other),
+            None,
+            "messages",
+            &mut Recall {
+                memo: &mut memo,
+                numbers,
+            },
+        )
+        .unwrap();
+    }
+    assert_eq!(memo.len(), 1, "only the message still in use is remembered");
+}
