@@ -1,5 +1,7 @@
 // A real HTTP model server on 127.0.0.1 for tests: it speaks OpenAI's
-// `POST /v1/chat/completions` and Anthropic's `POST /v1/messages`, records
+// `POST /v1/chat/completions`, Anthropic's `POST /v1/messages`, Gemini's
+// `POST /v1beta/models/{model}:generateContent` and Ollama's `POST
+// /api/chat` (non-streaming), records
 // every request, answers from a script, and can fail on purpose. CORS headers
 // (preflight included) let a browser page call it too.
 //
@@ -29,7 +31,7 @@ import { createServer } from "node:http";
  * @property {Record<string, string | string[] | undefined>} headers
  * @property {string} body           the raw body
  * @property {any} json              the body parsed, or undefined when it is not JSON
- * @property {"openai" | "anthropic" | "unknown"} api
+ * @property {"openai" | "anthropic" | "gemini" | "ollama" | "unknown"} api
  * @property {boolean} aborted       the client went away before the answer
  */
 
@@ -123,7 +125,15 @@ function record(req, body) {
   } catch {
     json = undefined;
   }
-  const api = path.endsWith("/chat/completions") ? "openai" : path.endsWith("/v1/messages") ? "anthropic" : "unknown";
+  const api = path.endsWith("/chat/completions")
+    ? "openai"
+    : path.endsWith("/v1/messages")
+      ? "anthropic"
+      : path.endsWith(":generateContent")
+        ? "gemini"
+        : path === "/api/chat"
+          ? "ollama"
+          : "unknown";
   return { method: req.method ?? "", path, headers: { ...req.headers }, body, json, api, aborted: false };
 }
 
@@ -149,7 +159,8 @@ async function act(res, request, behaviour, n) {
     return;
   }
   const summary = behaviour.summary ?? "";
-  send(res, 200, request.api === "anthropic" ? anthropicReply(request, summary, n) : chatReply(request, summary, n));
+  const replies = { anthropic: anthropicReply, gemini: geminiReply, ollama: ollamaReply, openai: chatReply };
+  send(res, 200, replies[request.api](request, summary, n));
 }
 
 function send(res, status, body, headers = {}) {
@@ -180,5 +191,28 @@ function anthropicReply(request, summary, n) {
     stop_reason: "end_turn",
     stop_sequence: null,
     usage: { input_tokens: Math.ceil(request.body.length / 4), output_tokens: Math.ceil(summary.length / 4) },
+  };
+}
+
+/** A `generateContent` reply (the Gemini API's GenerateContentResponse). */
+function geminiReply(request, summary, n) {
+  return {
+    candidates: [{ content: { role: "model", parts: [{ text: summary }] }, finishReason: "STOP", index: 0 }],
+    usageMetadata: { promptTokenCount: Math.ceil(request.body.length / 4), candidatesTokenCount: Math.ceil(summary.length / 4) },
+    modelVersion: request.path.match(/models\/([^:]+):/)?.[1] ?? "test-model",
+    responseId: `gemini-test-${n}`,
+  };
+}
+
+/** A non-streaming Ollama `/api/chat` reply. */
+function ollamaReply(request, summary) {
+  return {
+    model: request.json?.model ?? "test-model",
+    created_at: new Date().toISOString(),
+    message: { role: "assistant", content: summary },
+    done: true,
+    done_reason: "stop",
+    prompt_eval_count: Math.ceil(request.body.length / 4),
+    eval_count: Math.ceil(summary.length / 4),
   };
 }

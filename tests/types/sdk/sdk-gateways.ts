@@ -4,6 +4,8 @@ import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
 import { generateText } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
+import { GoogleGenAI } from "@google/genai";
+import { Ollama } from "ollama";
 import { openAIChatGateway, anthropicGateway, type Gateway } from "kram-compaction";
 
 const client = new OpenAI({ apiKey: "k" });
@@ -20,6 +22,21 @@ const openai = createOpenAI({ apiKey: "k" });
 const viaAiSdk: Gateway = (request, { signal }) =>
   generateText({ model: openai.chat(request.model), system: request.messages[0].content, prompt: request.messages[1].content, maxOutputTokens: request.max_tokens, abortSignal: signal });
 
+const gemini = new GoogleGenAI({ apiKey: "k" });
+const viaGemini: Gateway = async (request, { signal }) =>
+  (
+    await gemini.models.generateContent({
+      model: request.model,
+      contents: request.messages[1].content,
+      config: { systemInstruction: request.messages[0].content, maxOutputTokens: request.max_tokens, abortSignal: signal },
+    })
+  ).text ?? "";
+
+const viaOllama: Gateway = async (request, { signal }) => {
+  const ollama = new Ollama({ host: "http://127.0.0.1:11434", fetch: (url, init) => fetch(url, { ...init, signal }) });
+  return (await ollama.chat({ model: request.model, messages: request.messages, options: { num_predict: request.max_tokens } })).message.content;
+};
+
 // The README's own option: the runtime's fetch.
 const viaFetch = openAIChatGateway({ fetch: globalThis.fetch });
 const viaAnthropicFetch = anthropicGateway({ fetch: globalThis.fetch });
@@ -27,4 +44,4 @@ const viaAnthropicFetch = anthropicGateway({ fetch: globalThis.fetch });
 // @ts-expect-error a number is no reply
 const wrong: Gateway = () => 42;
 
-export { viaOpenAI, viaAnthropic, viaAiSdk, viaFetch, viaAnthropicFetch, wrong };
+export { viaOpenAI, viaAnthropic, viaAiSdk, viaGemini, viaOllama, viaFetch, viaAnthropicFetch, wrong };
