@@ -12,6 +12,8 @@ export type {
   AiSdkMessage,
   AiSdkPart,
   AiSdkToolResultOutput,
+  AiSdk4Message,
+  AiSdk4Part,
   AnthropicMessage,
   AnthropicBlock,
   ResponsesItem,

@@ -4,7 +4,8 @@
 #   bash scripts/setup.sh build   what the build and the CLI need (npm start):
 #                                 the wasm target, wasm-bindgen-cli, npm ci
 #   bash scripts/setup.sh         that, and what only the tests need (npm
-#                                 test): cargo-fuzz and Debian's chromium
+#                                 test): AI SDK 4 in tests/ai-v4, cargo-fuzz
+#                                 and Debian's chromium
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +37,13 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 fi
 
 $only_build && exit 0
+
+# AI SDK 4 for the ai-sdk-4 format's tests, in a project of its own (it
+# needs zod 3; the root has zod 4).
+if [ ! -f tests/ai-v4/node_modules/.package-lock.json ] || [ tests/ai-v4/package-lock.json -nt tests/ai-v4/node_modules/.package-lock.json ]; then
+  say "npm ci in tests/ai-v4"
+  npm ci --prefix tests/ai-v4 --no-audit --no-fund
+fi
 
 # cargo-fuzz for the fuzz smoke run (scripts/fuzz.sh); --locked works here
 # (about 2.5 minutes on 2 cores).

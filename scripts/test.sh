@@ -22,6 +22,7 @@ suite "deno test" env DENO_DIR="$PWD/target/deno" DENO_NO_UPDATE_CHECK=1 NO_COLO
   deno test --allow-read --allow-env --allow-net=127.0.0.1 --unstable-sloppy-imports tests/deno/
 suite "tsc types" tsc -p tests/types/tsconfig.json
 suite "tsc SDK types" tsc -p tests/types/sdk/tsconfig.json
+suite "tsc AI SDK 4 types" tsc -p tests/ai-v4/tsconfig.json
 # A minute of libFuzzer over every fuzz target (fuzz/, its own workspace).
 suite "fuzz smoke" bash scripts/fuzz.sh 60
 

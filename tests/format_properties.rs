@@ -1,5 +1,5 @@
 //! Property tests of the history functions over generated sessions written in
-//! each of the four formats, checked against what the generator knows (where
+//! each format, checked against what the generator knows (where
 //! turns start, where markers are) and against independent readings of each
 //! format's tool calls and payloads.
 
@@ -60,7 +60,7 @@ fn build(format: Format, steps: &[Step]) -> Session {
         Format::OpenAiChat => s
             .messages
             .push(json!({ "role": "system", "content": "Be careful." })),
-        Format::AiSdk => s
+        Format::AiSdk | Format::AiSdk4 => s
             .messages
             .push(json!({ "role": "system", "content": "Be careful." })),
         Format::OpenAiResponses => s
@@ -98,6 +98,10 @@ fn build(format: Format, steps: &[Step]) -> Session {
                     Format::OpenAiChat => messages.push(json!({ "role": "assistant", "content": text, "reasoning_content": "hmm" })),
                     Format::AiSdk => messages.push(json!({ "role": "assistant", "content": [
                         { "type": "reasoning", "text": "hmm", "providerOptions": { "anthropic": { "signature": "sig" } } },
+                        { "type": "text", "text": text }] })),
+                    Format::AiSdk4 => messages.push(json!({ "role": "assistant", "content": [
+                        { "type": "reasoning", "text": "hmm" },
+                        { "type": "redacted-reasoning", "data": "EmwKAhgBEgy3va3pzix" },
                         { "type": "text", "text": text }] })),
                     Format::Anthropic => messages.push(json!({ "role": "assistant", "content": [
                         { "type": "thinking", "thinking": "hmm", "signature": "sig" },
@@ -155,6 +159,19 @@ fn write_tools(
             }).collect();
             messages.push(json!({ "role": "tool", "content": parts }));
         }
+        Format::AiSdk4 => {
+            let calls: Vec<Value> = calls.map(|id| json!({ "type": "tool-call", "toolCallId": id, "toolName": "read", "args": { "path": "a.rs" } })).collect();
+            messages.push(json!({ "role": "assistant", "content": calls }));
+            let parts: Vec<Value> = outputs.map(|(id, (lines, failed))| {
+                let result = if lines % 3 == 0 {
+                    json!({ "lines": output_text(*lines).lines().collect::<Vec<_>>() })
+                } else {
+                    json!(output_text(*lines))
+                };
+                json!({ "type": "tool-result", "toolCallId": id, "toolName": "read", "result": result, "isError": failed })
+            }).collect();
+            messages.push(json!({ "role": "tool", "content": parts }));
+        }
         Format::Anthropic => {
             let calls: Vec<Value> = calls.map(|id| json!({ "type": "tool_use", "id": id, "name": "read", "input": { "path": "a.rs" } })).collect();
             messages.push(json!({ "role": "assistant", "content": calls }));
@@ -191,7 +208,7 @@ fn payloads(format: Format, message: &Value) -> Vec<(String, Value)> {
         Format::OpenAiChat if message["role"] == "tool" => {
             found.push(("/content".to_string(), message["content"].clone()))
         }
-        Format::AiSdk | Format::Anthropic => {
+        Format::AiSdk | Format::AiSdk4 | Format::Anthropic => {
             for (i, part) in message["content"]
                 .as_array()
                 .into_iter()
@@ -199,6 +216,9 @@ fn payloads(format: Format, message: &Value) -> Vec<(String, Value)> {
                 .enumerate()
             {
                 match part["type"].as_str() {
+                    Some("tool-result") if format == Format::AiSdk4 => {
+                        found.push((format!("/content/{i}/result"), part["result"].clone()))
+                    }
                     Some("tool-result") => {
                         found.push((format!("/content/{i}/output"), part["output"].clone()))
                     }

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const MESSAGE_TYPES: &'static str = r#"
 /** The formats a history can be in; found from the history, or forced. */
-export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses";
+export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses" | "ai-sdk-4";
 
 // The message types name the fields the package reads and leave the rest
 // open: no index signatures, so the SDKs' own interfaces (the AI SDK's
@@ -67,6 +67,25 @@ export interface AiSdkMessage {
   providerOptions?: object;
 }
 
+/** A content part of an AI SDK 4 `CoreMessage`. */
+export type AiSdk4Part =
+  | { type: "text" | "reasoning"; text: string; providerOptions?: object }
+  | { type: "redacted-reasoning"; data: string }
+  | { type: "image"; image: unknown; mimeType?: string }
+  | { type: "file"; data: unknown; mimeType: string; filename?: string }
+  | { type: "tool-call"; toolCallId: string; toolName: string; args: unknown }
+  | { type: "tool-result"; toolCallId: string; toolName: string; result: unknown; isError?: boolean; experimental_content?: readonly object[] };
+
+/**
+ * An AI SDK 4 `CoreMessage`. Tool results are `tool-result` parts of `role:
+ * "tool"` messages; pruning replaces a part's `result`.
+ */
+export interface AiSdk4Message {
+  role: "system" | "user" | "assistant" | "tool";
+  content: string | readonly AiSdk4Part[];
+  providerOptions?: object;
+}
+
 /** A content block of an Anthropic message. */
 export type AnthropicBlock =
   | { type: "text"; text: string; cache_control?: unknown }
@@ -114,7 +133,7 @@ export type ResponsesItem =
   | { type: string & {} };
 
 /** A message of any supported format. */
-export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem;
+export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem | AiSdk4Message;
 
 /** Options every history function takes. */
 export interface FormatOptions {

@@ -39,6 +39,12 @@ const ROLES: &[(&str, RoleKind)] = &[
 /// content a string and a tool message's an array, no foreign parts; `Some`
 /// says what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    misfit_as(message, Format::AiSdk)
+}
+
+/// `misfit` for either AI SDK version: the same roles and content shapes,
+/// told apart by their parts.
+pub fn misfit_as<N: Node>(message: &N, format: Format) -> Option<String> {
     let role = match untyped_role(message) {
         Ok(role) => role,
         Err(why) => return Some(why),
@@ -54,10 +60,23 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
     if !shape {
         return Some(content_misfit(kind));
     }
-    chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), Format::AiSdk))
+    chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), format))
 }
 
+/// Reads one part: its estimate, and what it adds to the view (the calls it
+/// opens or answers, a prunable result).
+pub type PartReader<N> = fn(&N, usize, &str, &At, &mut MessageView) -> Result<u64, InputError>;
+
 pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+    view_with(message, at, part_milli)
+}
+
+/// `view` for either AI SDK version, reading the parts with `read_part`.
+pub fn view_with<N: Node>(
+    message: &N,
+    at: &At,
+    read_part: PartReader<N>,
+) -> Result<MessageView, InputError> {
     if message.kind() != Kind::Object {
         return Err(at.type_error("", "a message object", message.kind()));
     }
@@ -72,7 +91,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         Some(array) if array.kind() == Kind::Array => {
             let parts = parts(at, array, "content", "a content part object")?;
             for (index, (field, part)) in parts.iter().enumerate() {
-                milli += part_milli(part, index, field, at, &mut view)?;
+                milli += read_part(part, index, field, at, &mut view)?;
             }
         }
         other => {
@@ -200,6 +219,20 @@ pub fn marker(text: &str) -> crate::json::Json {
 
 /// The content blocks of a message, for the transcript. Call `view` first.
 pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
+    content_with(message, at, |part, kind, blocks| match kind {
+        "tool-call" => blocks.push(tool_call_block(part, "toolCallId", "toolName", "input")),
+        "tool-result" => tool_result_blocks(part, blocks),
+        other => blocks.push(Block::Attachment(other.to_string())),
+    })
+}
+
+/// `content` for either AI SDK version: text and reasoning parts read the
+/// same, `other_part` reads the rest.
+pub fn content_with<N: Node>(
+    message: &N,
+    at: &At,
+    mut other_part: impl FnMut(&N, &str, &mut Vec<Block>),
+) -> Result<Content, InputError> {
     let role = at.required_string(message, "role", "role")?;
     let content = at.get(message, "content", "content")?;
     let blocks = content_blocks(content.as_ref(), |part, kind, blocks| match kind {
@@ -209,9 +242,7 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
         "reasoning" => blocks.push(Block::Reasoning(
             string_field(part, "text").unwrap_or_default(),
         )),
-        "tool-call" => blocks.push(tool_call_block(part, "toolCallId", "toolName", "input")),
-        "tool-result" => tool_result_blocks(part, blocks),
-        other => blocks.push(Block::Attachment(other.to_string())),
+        other => other_part(part, other, blocks),
     });
     Ok(Content { role, blocks })
 }

@@ -3,6 +3,7 @@
 //! field.
 
 pub mod ai_sdk;
+pub mod ai_sdk_4;
 pub mod anthropic;
 pub mod openai_chat;
 pub mod openai_responses;
@@ -23,6 +24,7 @@ pub enum Format {
     AiSdk,
     Anthropic,
     OpenAiResponses,
+    AiSdk4,
 }
 
 /// Every format, in the order preferred when a history fits several (a
@@ -32,6 +34,7 @@ pub const ALL_FORMATS: &[Format] = &[
     Format::AiSdk,
     Format::Anthropic,
     Format::OpenAiResponses,
+    Format::AiSdk4,
 ];
 
 impl Format {
@@ -42,6 +45,7 @@ impl Format {
             Format::AiSdk => "ai-sdk",
             Format::Anthropic => "anthropic",
             Format::OpenAiResponses => "openai-responses",
+            Format::AiSdk4 => "ai-sdk-4",
         }
     }
 
@@ -70,6 +74,7 @@ impl Format {
             Format::AiSdk => ai_sdk::misfit(message),
             Format::Anthropic => anthropic::misfit(message),
             Format::OpenAiResponses => openai_responses::misfit(message),
+            Format::AiSdk4 => ai_sdk_4::misfit(message),
         }
     }
 
@@ -89,6 +94,7 @@ impl Format {
             Format::AiSdk => ai_sdk::view(message, at),
             Format::Anthropic => anthropic::view(message, at),
             Format::OpenAiResponses => openai_responses::view(message, at),
+            Format::AiSdk4 => ai_sdk_4::view(message, at),
         }
     }
 
@@ -99,6 +105,7 @@ impl Format {
             Format::AiSdk => ai_sdk::content(message, at),
             Format::Anthropic => anthropic::content(message, at),
             Format::OpenAiResponses => openai_responses::content(message, at),
+            Format::AiSdk4 => ai_sdk_4::content(message, at),
         }
     }
 
@@ -114,6 +121,7 @@ impl Format {
             Format::AiSdk => ai_sdk::marker(text),
             Format::Anthropic => anthropic::marker(text),
             Format::OpenAiResponses => openai_responses::marker(text),
+            Format::AiSdk4 => ai_sdk_4::marker(text),
         }
     }
 }

@@ -102,23 +102,23 @@ pub fn has<N: Node>(value: &N, key: &str) -> bool {
 
 /// A set of formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FormatSet(u8);
+pub struct FormatSet(u16);
 
 impl FormatSet {
-    pub const ALL: FormatSet = FormatSet(u8::MAX);
+    pub const ALL: FormatSet = FormatSet(u16::MAX);
 
     const fn of(formats: &[Format]) -> FormatSet {
         let mut bits = 0;
         let mut i = 0;
         while i < formats.len() {
-            bits |= 1 << formats[i] as u8;
+            bits |= 1 << formats[i] as u16;
             i += 1;
         }
         FormatSet(bits)
     }
 
     pub fn contains(self, format: Format) -> bool {
-        self.0 & (1 << format as u8) != 0
+        self.0 & (1 << format as u16) != 0
     }
 }
 
@@ -132,17 +132,26 @@ pub fn part_formats<N: Node>(part: &N) -> FormatSet {
         return FormatSet::ALL;
     };
     match kind.as_str() {
-        "text" => FormatSet::of(&[OpenAiChat, AiSdk, Anthropic]),
+        "text" => FormatSet::of(&[OpenAiChat, AiSdk, Anthropic, AiSdk4]),
         "image_url" => FormatSet::of(&[OpenAiChat]),
         "input_audio" | "refusal" => FormatSet::of(&[OpenAiChat, OpenAiResponses]),
         "file" if has(part, "file") => FormatSet::of(&[OpenAiChat]),
+        // AI SDK 5 and later name a file's type `mediaType`, 4 `mimeType`.
+        "file" if has(part, "data") && has(part, "mimeType") => FormatSet::of(&[AiSdk4]),
         "file" if has(part, "data") => FormatSet::of(&[AiSdk]),
-        "file" => FormatSet::of(&[OpenAiChat, AiSdk]),
+        "file" => FormatSet::of(&[OpenAiChat, AiSdk, AiSdk4]),
         "image" if has(part, "source") => FormatSet::of(&[Anthropic]),
-        "image" if has(part, "image") => FormatSet::of(&[AiSdk]),
-        "image" => FormatSet::of(&[AiSdk, Anthropic]),
-        "reasoning"
-        | "reasoning-file"
+        "image" if has(part, "image") && has(part, "mimeType") => FormatSet::of(&[AiSdk4]),
+        "image" if has(part, "image") && has(part, "mediaType") => FormatSet::of(&[AiSdk]),
+        "image" if has(part, "image") => FormatSet::of(&[AiSdk, AiSdk4]),
+        "image" => FormatSet::of(&[AiSdk, Anthropic, AiSdk4]),
+        // AI SDK 4's tool calls carry `args`, its results `result`; 5 and
+        // later `input` and `output`.
+        "tool-call" if has(part, "args") && !has(part, "input") => FormatSet::of(&[AiSdk4]),
+        "tool-result" if has(part, "result") && !has(part, "output") => FormatSet::of(&[AiSdk4]),
+        "reasoning" => FormatSet::of(&[AiSdk, AiSdk4]),
+        "redacted-reasoning" => FormatSet::of(&[AiSdk4]),
+        "reasoning-file"
         | "tool-call"
         | "tool-result"
         | "tool-approval-request"

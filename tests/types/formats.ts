@@ -16,6 +16,8 @@ import {
   type MessageFormat,
   type ResponsesItem,
   type ResponsesPart,
+  type AiSdk4Message,
+  type AiSdk4Part,
 } from "kram-compaction";
 
 const output: AiSdkToolResultOutput = { type: "content", value: [{ type: "media", data: "iVBOR", mediaType: "image/png" }] };
@@ -36,6 +38,16 @@ const aiSdk: AiSdkMessage[] = [
   { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "readFile", output: { type: "error-text", value: "ENOENT" } }] },
   { role: "tool", content: [part] },
 ];
+const v4Result: AiSdk4Part = { type: "tool-result", toolCallId: "call_1", toolName: "readFile", result: { error: "ENOENT" }, isError: true };
+const aiSdk4: AiSdk4Message[] = [
+  { role: "user", content: [{ type: "text", text: "Read the file" }, { type: "image", image: "https://example.com/a.png", mimeType: "image/png" }] },
+  { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "readFile", args: { path: "a.ts" } }] },
+  { role: "tool", content: [v4Result] },
+];
+const v4: AiSdk4Message[] = pruneForModel(aiSdk4, { format: "ai-sdk-4" });
+// @ts-expect-error an AI SDK 4 tool call has args, not a string input
+const v4Wrong: AiSdk4Part = { type: "tool-call", toolCallId: "c", toolName: "t", args: {}, input: "x" };
+
 const anthropic: AnthropicMessage[] = [
   { role: "user", content: [{ type: "text", text: "Read the file", cache_control: { type: "ephemeral" } }] },
   {

@@ -1,0 +1,133 @@
+//! AI SDK 4 `CoreMessage`s, as apps built on `ai` 4.x still store them: the
+//! roles and content shapes of `ModelMessage` (`ai_sdk.rs`, which this
+//! shares), but a tool call's arguments are `args`, a tool result's payload
+//! is `result` (any JSON value, with `isError` beside it), reasoning may be
+//! `redacted-reasoning`, and images and files carry a `mimeType`. The rules
+//! are those of `ai` 4.3's own schemas (`coreMessageSchema`).
+
+use crate::content::{Block, Content};
+use crate::error::InputError;
+use crate::estimate;
+use crate::formats::ai_sdk;
+use crate::formats::shared::{
+    json_text, part_type, string_field, text_milli, tool_call_block, ATTACHMENT_MILLI,
+};
+use crate::formats::{At, Format};
+use crate::node::{Kind, Node};
+use crate::view::{MessageView, PathStep, Replacement, ToolResult};
+
+/// The roles and content shapes of `ModelMessage`, and parts of AI SDK 4.
+pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    ai_sdk::misfit_as(message, Format::AiSdk4)
+}
+
+pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+    ai_sdk::view_with(message, at, part_milli)
+}
+
+fn part_milli<N: Node>(
+    part: &N,
+    index: usize,
+    field: &str,
+    at: &At,
+    view: &mut MessageView,
+) -> Result<u64, InputError> {
+    Ok(match part_type(at, part, field)?.as_str() {
+        "text" | "reasoning" => text_milli(part, at, field, "text")?,
+        "redacted-reasoning" => {
+            let data = at.required_string_value(part, &format!("{field}.data"), "data")?;
+            at.encrypted_milli(&data)
+        }
+        "image" | "file" => ATTACHMENT_MILLI,
+        "tool-call" => {
+            let id = at.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+            view.opens.push(id);
+            let args = at.get(part, &format!("{field}.args"), "args")?;
+            text_milli(part, at, field, "toolName")? + args.map_or(0, |a| at.json_milli(&a))
+        }
+        "tool-result" => {
+            let id = at.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+            view.answers.push(id);
+            let (milli, result) = result(part, index, field, at)?;
+            view.tool_results.extend(result);
+            text_milli(part, at, field, "toolName")? + milli
+        }
+        _ => at.json_milli(part),
+    })
+}
+
+/// A tool result's payload: `result`, a string (counted as text, and the
+/// placeholder once cleared) or any other JSON value. A result that also has
+/// `experimental_content` is kept whole: `ai` 4 sends that content instead
+/// of `result` to the providers that take it (Anthropic), and one edit
+/// cannot clear both.
+fn result<N: Node>(
+    part: &N,
+    index: usize,
+    field: &str,
+    at: &At,
+) -> Result<(u64, Option<ToolResult>), InputError> {
+    let result_field = format!("{field}.result");
+    let result = at.get(part, &result_field, "result")?;
+    let (milli, cleared) = match &result {
+        Some(text) if text.kind() == Kind::String => at.payload(text),
+        Some(value) => (at.json_milli(value), false),
+        None => (0, false),
+    };
+    let rich = at.get(
+        part,
+        &format!("{field}.experimental_content"),
+        "experimental_content",
+    )?;
+    if let Some(rich) = rich {
+        return Ok((milli + at.json_milli(&rich), None));
+    }
+    Ok((
+        milli,
+        Some(ToolResult {
+            tokens: estimate::milli_to_tokens(milli),
+            cleared,
+            path: vec![
+                PathStep::Key("content"),
+                PathStep::Index(index),
+                PathStep::Key("result"),
+            ],
+            replacement: Replacement::Placeholder,
+        }),
+    ))
+}
+
+/// The marker: a user message of one text part holding the tagged summary,
+/// as for `ModelMessage`s (`ai` 4 sends a system message inside `messages`
+/// as it is, but the same marker reads the same in both versions).
+pub fn marker(text: &str) -> crate::json::Json {
+    ai_sdk::marker(text)
+}
+
+/// The content blocks of a message, for the transcript. Call `view` first.
+pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
+    ai_sdk::content_with(message, at, |part, kind, blocks| match kind {
+        "tool-call" => blocks.push(tool_call_block(part, "toolCallId", "toolName", "args")),
+        "tool-result" => {
+            let result = part.field("result").ok().flatten();
+            let output = result.map_or_else(String::new, |value| {
+                value
+                    .text()
+                    .map_or_else(|| json_text(&value), |t| t.into_owned())
+            });
+            blocks.push(Block::ToolResult {
+                id: string_field(part, "toolCallId").unwrap_or_default(),
+                output,
+                is_error: part
+                    .field("isError")
+                    .ok()
+                    .flatten()
+                    .and_then(|e| e.boolean())
+                    == Some(true),
+            });
+        }
+        // Encrypted: nothing a summariser could read.
+        "redacted-reasoning" => {}
+        other => blocks.push(Block::Attachment(other.to_string())),
+    })
+}
