@@ -126,27 +126,44 @@ fn part_milli<N: Node>(
     Ok(match part_type(at, part, field)?.as_str() {
         "text" | "reasoning" => text_milli(part, at, field, "text")?,
         "image" | "file" | "reasoning-file" => ATTACHMENT_MILLI,
-        "tool-call" => {
-            view.opens.push(at.required_string(
-                part,
-                &format!("{field}.toolCallId"),
-                "toolCallId",
-            )?);
-            let input = at.get(part, &format!("{field}.input"), "input")?;
-            text_milli(part, at, field, "toolName")? + input.map_or(0, |i| at.json_milli(&i))
-        }
+        "tool-call" => tool_call_milli(part, field, at, view, "input")?,
         "tool-result" => {
-            view.answers.push(at.required_string(
-                part,
-                &format!("{field}.toolCallId"),
-                "toolCallId",
-            )?);
             let (output_milli, result) = output(part, index, field, at)?;
-            view.tool_results.extend(result);
-            text_milli(part, at, field, "toolName")? + output_milli
+            tool_result_milli(part, field, at, view, output_milli, result)?
         }
         _ => at.json_milli(part),
     })
+}
+
+/// A tool call part: the call it opens, and the estimate of its name and its
+/// arguments (under `arguments_key`: `input`, or `args` in AI SDK 4).
+pub fn tool_call_milli<N: Node>(
+    part: &N,
+    field: &str,
+    at: &At,
+    view: &mut MessageView,
+    arguments_key: &str,
+) -> Result<u64, InputError> {
+    let id = at.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+    view.opens.push(id);
+    let arguments = at.get(part, &format!("{field}.{arguments_key}"), arguments_key)?;
+    Ok(text_milli(part, at, field, "toolName")? + arguments.map_or(0, |a| at.json_milli(&a)))
+}
+
+/// A tool result part: the call it answers, its prunable payload if any, and
+/// the estimate of its name and payload.
+pub fn tool_result_milli<N: Node>(
+    part: &N,
+    field: &str,
+    at: &At,
+    view: &mut MessageView,
+    payload_milli: u64,
+    result: Option<ToolResult>,
+) -> Result<u64, InputError> {
+    let id = at.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+    view.answers.push(id);
+    view.tool_results.extend(result);
+    Ok(text_milli(part, at, field, "toolName")? + payload_milli)
 }
 
 /// A tool result's `output`: its estimate, and the prunable payload unless it

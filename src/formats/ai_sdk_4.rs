@@ -39,18 +39,10 @@ fn part_milli<N: Node>(
             at.encrypted_milli(&data)
         }
         "image" | "file" => ATTACHMENT_MILLI,
-        "tool-call" => {
-            let id = at.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
-            view.opens.push(id);
-            let args = at.get(part, &format!("{field}.args"), "args")?;
-            text_milli(part, at, field, "toolName")? + args.map_or(0, |a| at.json_milli(&a))
-        }
+        "tool-call" => ai_sdk::tool_call_milli(part, field, at, view, "args")?,
         "tool-result" => {
-            let id = at.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
-            view.answers.push(id);
             let (milli, result) = result(part, index, field, at)?;
-            view.tool_results.extend(result);
-            text_milli(part, at, field, "toolName")? + milli
+            ai_sdk::tool_result_milli(part, field, at, view, milli, result)?
         }
         _ => at.json_milli(part),
     })
