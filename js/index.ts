@@ -16,6 +16,8 @@ export type {
   AnthropicBlock,
   ResponsesItem,
   ResponsesPart,
+  GeminiContent,
+  GeminiPart,
   FormatOptions,
   PruneOptions,
   SummaryOptions,
