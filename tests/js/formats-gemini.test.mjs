@@ -4,7 +4,7 @@
 // reply's content is a content of the same history.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { startJsonServer } from "./support/json-server.mjs";
 import { readFileSync } from "node:fs";
 import { GoogleGenAI } from "@google/genai";
 import { compact, describeMessages, effectiveHistory, emergencyPrune, estimateTokens, pruneForModel } from "kram-compaction";
@@ -17,7 +17,6 @@ const deepFreeze = (value) => {
   return value;
 };
 
-const received = [];
 let server;
 let client;
 
@@ -28,25 +27,15 @@ const reply = {
 };
 
 before(async () => {
-  server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      received.push({ path: request.url, body: JSON.parse(body) });
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify(reply));
-    });
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const baseUrl = `http://127.0.0.1:${server.address().port}`;
-  client = new GoogleGenAI({ apiKey: "x", httpOptions: { baseUrl } });
+  server = await startJsonServer(() => reply);
+  client = new GoogleGenAI({ apiKey: "x", httpOptions: { baseUrl: server.origin } });
 });
 
-after(() => new Promise((resolve) => server.close(resolve)));
+after(() => server.close());
 
 async function send(contents) {
   const response = await client.models.generateContent({ model: "gemini-2.5-flash", contents });
-  const { path, body } = received.at(-1);
+  const { path, body } = server.received.at(-1);
   assert.equal(path, "/v1/models/gemini-2.5-flash:generateContent");
   return { response, body };
 }

@@ -1,0 +1,24 @@
+// A loopback HTTP server for the SDK round trips: it records each request's
+// path and JSON body and answers with the reply its `replyFor(path)` gives
+// (404 when none).
+import { createServer } from "node:http";
+
+export async function startJsonServer(replyFor) {
+  const received = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      received.push({ path: request.url, body: JSON.parse(body) });
+      const reply = replyFor(request.url);
+      response.writeHead(reply ? 200 : 404, { "content-type": "application/json" });
+      response.end(JSON.stringify(reply ?? { error: { message: `no route ${request.url}` } }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    received,
+    origin: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
