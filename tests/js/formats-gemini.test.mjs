@@ -104,3 +104,17 @@ test("Gemini parts beside a role are never read as another format", () => {
     message: /^messages\[0\] is not a message of the format "openai-chat" that options\.format names \(its field `parts` does not fit it\)/,
   });
 });
+
+test("a real gemini-cli checkpoint, pruned and cut, is sent by @google/genai as it is", async () => {
+  const stored = deepFreeze(JSON.parse(readFileSync(new URL("../sessions/gemini-cli-ksl-1215-15.json", import.meta.url), "utf8")));
+  assert.equal(describeMessages(stored).format, "gemini");
+  const pruned = pruneForModel(stored, { protectTurns: 1, protectTokens: 0, minimumSavings: 1 });
+  assert.ok(estimateTokens(pruned) < estimateTokens(stored));
+  const cleared = pruned.flatMap((c) => c.parts).filter((p) => p.functionResponse?.response?.output === PLACEHOLDER);
+  assert.ok(cleared.length > 0);
+  const cut = emergencyPrune(pruned, 20_000);
+  for (const contents of [pruned, cut]) {
+    const { body } = await send(contents);
+    assert.deepEqual(body.contents, contents);
+  }
+});

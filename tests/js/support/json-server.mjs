@@ -6,10 +6,12 @@ import { createServer } from "node:http";
 export async function startJsonServer(replyFor) {
   const received = [];
   const server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
+    // Bytes first: a character split across two chunks must not be decoded
+    // half by half.
+    const chunks = [];
+    request.on("data", (chunk) => chunks.push(chunk));
     request.on("end", () => {
-      received.push({ path: request.url, body: JSON.parse(body) });
+      received.push({ path: request.url, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
       const reply = replyFor(request.url);
       response.writeHead(reply ? 200 : 404, { "content-type": "application/json" });
       response.end(JSON.stringify(reply ?? { error: { message: `no route ${request.url}` } }));
