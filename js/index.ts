@@ -18,6 +18,8 @@ export type {
   AnthropicBlock,
   ResponsesItem,
   ResponsesPart,
+  GeminiContent,
+  GeminiPart,
   FormatOptions,
   PruneOptions,
   SummaryOptions,

@@ -69,7 +69,8 @@ pub fn request_fixes<N: Node>(
                         fix.only_id.push("audio");
                     }
                 }
-                Format::AiSdk | Format::AiSdk4 | Format::OpenAiResponses => {}
+                // A Gemini reply's `candidates[0].content` is a `Content` as it is.
+                Format::AiSdk | Format::AiSdk4 | Format::OpenAiResponses | Format::Gemini => {}
             }
             Ok(fix)
         })

@@ -66,7 +66,8 @@ fn build(format: Format, steps: &[Step]) -> Session {
         Format::OpenAiResponses => s
             .messages
             .push(json!({ "role": "developer", "content": "Be careful." })),
-        Format::Anthropic => {}
+        // Gemini's system prompt is `systemInstruction`, outside contents.
+        Format::Anthropic | Format::Gemini => {}
     }
     s.leading = s.messages.len();
     s.instructions = s.leading;
@@ -89,6 +90,7 @@ fn build(format: Format, steps: &[Step]) -> Session {
                 messages.push(match format {
                     Format::Anthropic => json!({ "role": "user", "content": [{ "type": "text", "text": text, "cache_control": { "type": "ephemeral" } }] }),
                     Format::OpenAiResponses => json!({ "type": "message", "role": "user", "content": [{ "type": "input_text", "text": text }] }),
+                    Format::Gemini => json!({ "role": "user", "parts": [{ "text": text }] }),
                     _ => json!({ "role": "user", "content": text }),
                 });
             }
@@ -106,6 +108,9 @@ fn build(format: Format, steps: &[Step]) -> Session {
                     Format::Anthropic => messages.push(json!({ "role": "assistant", "content": [
                         { "type": "thinking", "thinking": "hmm", "signature": "sig" },
                         { "type": "text", "text": text }] })),
+                    Format::Gemini => messages.push(json!({ "role": "model", "parts": [
+                        { "text": "hmm", "thought": true },
+                        { "text": text, "thoughtSignature": "c2ln" }] })),
                     Format::OpenAiResponses => {
                         messages.push(json!({ "type": "reasoning", "id": format!("rs_{position}"), "summary": [], "encrypted_content": "gAAAA" }));
                         messages.push(json!({ "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": text, "annotations": [] }] }));
@@ -181,6 +186,25 @@ fn write_tools(
             }).collect();
             messages.push(json!({ "role": "user", "content": blocks }));
         }
+        Format::Gemini => {
+            // Every other call without an id: those pair by name and order.
+            let calls: Vec<Value> = calls.enumerate().map(|(i, id)| if i % 2 == 0 {
+                json!({ "functionCall": { "id": id, "name": "read", "args": { "path": "a.rs" } } })
+            } else {
+                json!({ "functionCall": { "name": format!("read_{id}"), "args": { "path": "a.rs" } } })
+            }).collect();
+            messages.push(json!({ "role": "model", "parts": calls }));
+            let parts: Vec<Value> = outputs.enumerate().map(|(i, (id, (lines, failed)))| {
+                let key = if *failed { "error" } else { "output" };
+                let response = json!({ key: output_text(*lines) });
+                if i % 2 == 0 {
+                    json!({ "functionResponse": { "id": id, "name": "read", "response": response } })
+                } else {
+                    json!({ "functionResponse": { "name": format!("read_{id}"), "response": response } })
+                }
+            }).collect();
+            messages.push(json!({ "role": "user", "parts": parts }));
+        }
         Format::OpenAiResponses => {
             messages.push(json!({ "type": "reasoning", "id": format!("rs_t{position}"), "summary": [{ "type": "summary_text", "text": "read it" }] }));
             for id in calls {
@@ -232,6 +256,19 @@ fn payloads(format: Format, message: &Value) -> Vec<(String, Value)> {
         Format::OpenAiResponses if message["type"] == "function_call_output" => {
             found.push(("/output".to_string(), message["output"].clone()))
         }
+        Format::Gemini => {
+            for (i, part) in message["parts"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                if part["functionResponse"].is_object() {
+                    let pointer = format!("/parts/{i}/functionResponse/response");
+                    found.push((pointer, part["functionResponse"]["response"].clone()));
+                }
+            }
+        }
         _ => {}
     }
     found
@@ -242,6 +279,10 @@ fn is_placeholder(format: Format, payload: &Value) -> bool {
         Format::AiSdk => {
             payload["value"] == DEFAULT_PLACEHOLDER
                 && matches!(payload["type"].as_str(), Some("text" | "error-text"))
+        }
+        Format::Gemini => {
+            *payload == json!({ "output": DEFAULT_PLACEHOLDER })
+                || *payload == json!({ "error": DEFAULT_PLACEHOLDER })
         }
         _ => payload == DEFAULT_PLACEHOLDER,
     }
@@ -286,7 +327,29 @@ fn orphans(messages: &[Value]) -> (HashSet<String>, HashSet<String>) {
             }
         }
     }
+    gemini_calls_and_results(messages, &mut calls, &mut results);
     (&calls - &results, &results - &calls)
+}
+
+/// Gemini calls and responses, by id or, without one, by name (each name
+/// here is used once).
+fn gemini_calls_and_results(
+    messages: &[Value],
+    calls: &mut HashSet<String>,
+    results: &mut HashSet<String>,
+) {
+    for message in messages {
+        for part in message["parts"].as_array().into_iter().flatten() {
+            let key = |value: &Value| {
+                value["id"]
+                    .as_str()
+                    .or(value["name"].as_str())
+                    .map(str::to_string)
+            };
+            calls.extend(key(&part["functionCall"]));
+            results.extend(key(&part["functionResponse"]));
+        }
+    }
 }
 
 fn refs(values: &[Value]) -> Vec<&Value> {
@@ -419,6 +482,7 @@ fn is_assistant_message(format: Format, message: &Value) -> bool {
             Some("message") | None => message["role"] == "assistant",
             _ => false,
         },
+        Format::Gemini => message["role"] == "model",
         _ => message["role"] == "assistant",
     }
 }

@@ -13,7 +13,13 @@ use kram_compaction::prune::DEFAULT_PLACEHOLDER;
 
 /// The shapes of messages made, by the `format` option's name; the ones the
 /// crate does not read (yet) still make good garbage for detection.
-const SHAPES: &[&str] = &["openai-chat", "anthropic", "openai-responses", "ai-sdk"];
+const SHAPES: &[&str] = &[
+    "openai-chat",
+    "anthropic",
+    "openai-responses",
+    "ai-sdk",
+    "gemini",
+];
 
 const IDS: &[&str] = &["call_1", "call_2", "call_3", "toolu_01", "fc_1", ""];
 
@@ -179,6 +185,7 @@ impl Gen<'_, '_> {
                     "openai-chat" => self.chat()?,
                     "anthropic" => self.anthropic()?,
                     "openai-responses" => self.responses()?,
+                    "gemini" => self.gemini()?,
                     _ => self.ai_sdk()?,
                 }
             };
@@ -289,6 +296,46 @@ impl Gen<'_, '_> {
                 ("source", json!({ "type": "base64", "data": "AAAA" })),
             ],
         };
+        self.object(fields)
+    }
+
+    /// A Gemini content: untyped parts, calls and responses by name and
+    /// sometimes by id.
+    fn gemini(&mut self) -> Result<Value> {
+        let role = self.pick(&["user", "model", "user", "model", "assistant"])?;
+        let parts = self.list(4, |g| g.gemini_part())?;
+        self.object(vec![("role", json!(role)), ("parts", parts)])
+    }
+
+    fn gemini_part(&mut self) -> Result<Value> {
+        let name = self.pick(&["read_file", "run_shell"])?;
+        let mut fields = match self.u.int_in_range(0..=5u8)? {
+            0 | 1 => vec![("text", json!(self.text()?))],
+            2 => vec![(
+                "functionCall",
+                json!({ "name": name, "args": self.any(2)? }),
+            )],
+            3 | 4 => {
+                let key = self.pick(&["output", "error", "result"])?;
+                let response = json!({ "name": name, "response": { key: self.text()? } });
+                vec![("functionResponse", response)]
+            }
+            _ => vec![(
+                "inlineData",
+                json!({ "mimeType": "image/png", "data": "AAAA" }),
+            )],
+        };
+        if self.one_in(4)? {
+            fields.push(("thoughtSignature", json!(self.text()?)));
+        }
+        if self.one_in(3)? {
+            let id = json!(self.id()?);
+            if let Some((_, Value::Object(inner))) = fields.first_mut() {
+                if inner.contains_key("name") {
+                    inner.insert("id".to_string(), id);
+                }
+            }
+        }
         self.object(fields)
     }
 

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const MESSAGE_TYPES: &'static str = r#"
 /** The formats a history can be in; found from the history, or forced. */
-export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses" | "ai-sdk-4";
+export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses" | "ai-sdk-4" | "gemini";
 
 // The message types name the fields the package reads and leave the rest
 // open: no index signatures, so the SDKs' own interfaces (the AI SDK's
@@ -132,8 +132,37 @@ export type ResponsesItem =
   | { type?: "item_reference" | null; id: string }
   | { type: string & {} };
 
+/**
+ * A part of a Gemini content (`Part` in @google/genai): untyped, holding one
+ * of `text` (a thought summary with `thought: true`), `inlineData`,
+ * `fileData`, `functionCall`, `functionResponse`, `executableCode`,
+ * `codeExecutionResult`, ...; `thoughtSignature` goes back as it came.
+ */
+export interface GeminiPart {
+  text?: string;
+  thought?: boolean;
+  thoughtSignature?: string;
+  inlineData?: { mimeType?: string; data?: string };
+  fileData?: { fileUri?: string; mimeType?: string };
+  functionCall?: { id?: string; name?: string; args?: Record<string, unknown> };
+  functionResponse?: { id?: string; name?: string; response?: Record<string, unknown> };
+}
+
+/**
+ * A Gemini content (`Content` in @google/genai), an element of `contents`.
+ * The system prompt is the request's `systemInstruction`, not a content. Tool
+ * results are `functionResponse` parts of user contents; pruning replaces a
+ * part's `functionResponse.response`.
+ */
+export interface GeminiContent {
+  role?: "user" | "model" | (string & {});
+  parts?: readonly GeminiPart[];
+  /** Never there: a message with `content` is of another format. */
+  content?: never;
+}
+
 /** A message of any supported format. */
-export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem | AiSdk4Message;
+export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem | AiSdk4Message | GeminiContent;
 
 /** Options every history function takes. */
 export interface FormatOptions {

@@ -5,6 +5,7 @@
 pub mod ai_sdk;
 pub mod ai_sdk_4;
 pub mod anthropic;
+pub mod gemini;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod shared;
@@ -25,6 +26,7 @@ pub enum Format {
     Anthropic,
     OpenAiResponses,
     AiSdk4,
+    Gemini,
 }
 
 /// Every format, in the order preferred when a history fits several (a
@@ -35,6 +37,7 @@ pub const ALL_FORMATS: &[Format] = &[
     Format::Anthropic,
     Format::OpenAiResponses,
     Format::AiSdk4,
+    Format::Gemini,
 ];
 
 impl Format {
@@ -46,6 +49,7 @@ impl Format {
             Format::Anthropic => "anthropic",
             Format::OpenAiResponses => "openai-responses",
             Format::AiSdk4 => "ai-sdk-4",
+            Format::Gemini => "gemini",
         }
     }
 
@@ -75,6 +79,7 @@ impl Format {
             Format::Anthropic => anthropic::misfit(message),
             Format::OpenAiResponses => openai_responses::misfit(message),
             Format::AiSdk4 => ai_sdk_4::misfit(message),
+            Format::Gemini => gemini::misfit(message),
         }
     }
 
@@ -95,6 +100,7 @@ impl Format {
             Format::Anthropic => anthropic::view(message, at),
             Format::OpenAiResponses => openai_responses::view(message, at),
             Format::AiSdk4 => ai_sdk_4::view(message, at),
+            Format::Gemini => gemini::view(message, at),
         }
     }
 
@@ -106,6 +112,7 @@ impl Format {
             Format::Anthropic => anthropic::content(message, at),
             Format::OpenAiResponses => openai_responses::content(message, at),
             Format::AiSdk4 => ai_sdk_4::content(message, at),
+            Format::Gemini => gemini::content(message, at),
         }
     }
 
@@ -122,6 +129,7 @@ impl Format {
             Format::Anthropic => anthropic::marker(text),
             Format::OpenAiResponses => openai_responses::marker(text),
             Format::AiSdk4 => ai_sdk_4::marker(text),
+            Format::Gemini => gemini::marker(text),
         }
     }
 }

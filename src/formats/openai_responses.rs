@@ -37,6 +37,10 @@ const TEXT_PARTS: &[&str] = &["input_text", "output_text"];
 /// or an array content and no foreign parts, or an untyped item reference;
 /// `Some` says what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    // No item has `parts`; a Gemini content does.
+    if has(message, "parts") {
+        return Some("its field `parts`".to_string());
+    }
     match message.field("type") {
         Ok(Some(kind)) if kind.text().as_deref() == Some("message") => message_misfit(message),
         Ok(Some(kind)) if kind.kind() == Kind::String => None,

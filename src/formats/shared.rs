@@ -188,10 +188,10 @@ pub fn parts_misfit<N: Node>(content: Option<&N>, format: Format) -> Option<Stri
 }
 
 /// A message's role when it has no `type` field (an item or a response
-/// object has one), or why not.
+/// object has one) and no `parts` (a Gemini content has them), or why not.
 pub fn untyped_role<N: Node>(message: &N) -> Result<String, String> {
-    if has(message, "type") {
-        return Err("its field `type`".to_string());
+    if let Some(key) = ["type", "parts"].into_iter().find(|key| has(message, key)) {
+        return Err(format!("its field `{key}`"));
     }
     string_field(message, "role").ok_or_else(|| "its `role`, which is not a string".to_string())
 }

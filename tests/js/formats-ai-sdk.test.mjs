@@ -3,7 +3,7 @@
 // the Anthropic and OpenAI Responses providers, answered by a loopback server.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { startJsonServer } from "./support/json-server.mjs";
 import { readFileSync } from "node:fs";
 import { generateText } from "ai";
 import { createAnthropic } from "@ai-sdk/anthropic";
@@ -17,8 +17,7 @@ const marker = {
   content: [{ type: "text", text: `<kram:compaction_summary>\n${SUMMARY}\n</kram:compaction_summary>` }],
 };
 
-/** Requests the loopback server received, by path. */
-const received = [];
+/** The loopback server, which records the requests it received. */
 let server;
 let url;
 
@@ -47,21 +46,11 @@ const replies = {
 };
 
 before(async () => {
-  server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      received.push({ path: request.url, body: JSON.parse(body) });
-      const reply = replies[request.url];
-      response.writeHead(reply ? 200 : 404, { "content-type": "application/json" });
-      response.end(JSON.stringify(reply ?? { error: { message: `no route ${request.url}` } }));
-    });
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${server.address().port}/v1`;
+  server = await startJsonServer((path) => replies[path]);
+  url = `${server.origin}/v1`;
 });
 
-after(() => new Promise((resolve) => server.close(resolve)));
+after(() => server.close());
 
 /** The stored history with a marker before the second user turn, as the model gets it. */
 function forModel() {
@@ -89,7 +78,7 @@ test("the Anthropic provider accepts the pruned history and the marker as they a
   assert.equal(result.text, "Understood.");
   assert.deepEqual(warnings, []);
 
-  const { body } = received.findLast((r) => r.path === "/v1/messages");
+  const { body } = server.received.findLast((r) => r.path === "/v1/messages");
   // The marker leads the messages, in a user turn.
   assert.equal(body.messages[0].role, "user");
   assert.ok(body.messages[0].content[0].text.includes(SUMMARY));
@@ -104,7 +93,7 @@ test("the OpenAI Responses provider accepts the pruned history and the marker as
   const result = await generateText({ model: createOpenAI({ baseURL: url, apiKey: "test-key" }).responses("gpt-5"), system, messages });
   assert.equal(result.text, "Understood.");
 
-  const { body } = received.findLast((r) => r.path === "/v1/responses");
+  const { body } = server.received.findLast((r) => r.path === "/v1/responses");
   assert.equal(body.input[0].role, "developer", "the system prompt, as the provider sends it to reasoning models");
   assert.equal(body.input[1].role, "user");
   assert.ok(JSON.stringify(body.input[1].content).includes(SUMMARY));

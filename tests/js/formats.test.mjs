@@ -29,6 +29,7 @@ const markers = {
   anthropic: { role: "user", content: [{ type: "text", text: TAGGED, cache_control: { type: "ephemeral" } }] },
   "openai-responses": { type: "message", role: "user", content: [{ type: "input_text", text: TAGGED }] },
   "ai-sdk-4": { role: "user", content: [{ type: "text", text: TAGGED }] },
+  gemini: { role: "user", parts: [{ text: TAGGED }] },
 };
 
 /** The messages of `output` that are not the very objects of `input`. */
@@ -176,4 +177,11 @@ test("markers written in each format are found by effectiveHistory", () => {
     assert.equal(emergencyPrune(effective, 1)[instructions], marker, format);
     assert.equal(pruneForModel(effective, eager)[instructions], marker, format);
   }
+});
+
+test("the README's Message formats table has a row for every format, in MESSAGE_FORMATS order", () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const table = readme.slice(readme.indexOf("| format | detected by |"));
+  const rows = [...table.slice(0, table.indexOf("\n\n")).matchAll(/^\| `([a-z0-9-]+)`/gm)].map((m) => m[1]);
+  assert.deepEqual(rows, [...FORMATS]);
 });

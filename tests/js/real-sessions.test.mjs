@@ -47,6 +47,8 @@ test("the suite holds at least 20 real sessions, and at least 3 of each format",
   for (const format of ["openai-chat", "anthropic", "openai-responses", "ai-sdk"]) {
     assert.ok(sessions.filter((s) => s.format === format).length >= 3, format);
   }
+  // Gemini: two gemini-cli checkpoints so far.
+  assert.ok(sessions.filter((s) => s.format === "gemini").length >= 2, "gemini");
   assert.ok(sessions.filter(isSingleLongTask).length >= 8, "the single long task is well represented");
 });
 

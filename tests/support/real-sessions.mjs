@@ -8,9 +8,9 @@
  *
  *   { name, format, kind, source, messages, usage }
  *
- * - `format`: "openai-chat" | "anthropic" | "openai-responses" | "ai-sdk".
+ * - `format`: "openai-chat" | "anthropic" | "openai-responses" | "ai-sdk" | "gemini".
  * - `kind`: the agent that wrote the file ("swe-agent", "mini-swe-agent",
- *   "claude-code", "codex", "codex-legacy", "ai-sdk-devtools").
+ *   "claude-code", "codex", "codex-legacy", "ai-sdk-devtools", "gemini-cli").
  * - `source`: "owner/name@commit:path" of the file in its repository.
  * - `messages`: the history as the agent stores (and sends) it, with the least
  *   conversion; the per-kind extractor below says what, if anything, changed.
@@ -139,6 +139,17 @@ const FILES = [
     runs: ["20260617194607766-33a10bcc"],
     source: "sqlrooms/sqlrooms@c2fe8af4c50d54d309e25144bf9da44e1f6afac2:.devtools/generations.json",
   },
+  // Gemini: gemini-cli `/chat save` checkpoints, the chat's Content[] as sent
+  ...[
+    ["gemini-cli-ksl-1215-15.json", "1215-15.json"],
+    ["gemini-cli-ksl-vibe-coding.json", "vibe_coding.json"],
+  ].map(([file, path]) => ({
+    file,
+    format: "gemini",
+    kind: "gemini-cli",
+    read: geminiCliCheckpoint,
+    source: `minwookhan/ksl@03e7d3b6c3199bec35803c692758f8dd2642e86f:${path}`,
+  })),
 ];
 
 /** Every session in tests/sessions/, in the order of FILES. */
@@ -204,6 +215,15 @@ function sweAgentV1(text) {
  * sweagent/agent/models.py (SWE-agent/SWE-agent, branch v0.7). It drops
  * `agent` and `is_demo`, which are not sent.
  */
+/**
+ * gemini-cli checkpoint (`/chat save <tag>` writes `checkpoint-<tag>.json`):
+ * the chat's history, a `Content[]` as gemini-cli sends it in `contents`,
+ * taken unchanged. No usage is recorded.
+ */
+function geminiCliCheckpoint(text) {
+  return [{ messages: JSON.parse(text) }];
+}
+
 function sweAgentV0(text) {
   const { history } = JSON.parse(text);
   return [{ messages: history.map((item) => ({ role: item.role, content: item.content })) }];

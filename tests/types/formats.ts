@@ -18,6 +18,8 @@ import {
   type ResponsesPart,
   type AiSdk4Message,
   type AiSdk4Part,
+  type GeminiContent,
+  type GeminiPart,
 } from "kram-compaction";
 
 const output: AiSdkToolResultOutput = { type: "content", value: [{ type: "media", data: "iVBOR", mediaType: "image/png" }] };
@@ -68,11 +70,19 @@ const responses: ResponsesItem[] = [
   { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "ENOENT" }] },
 ];
 
+const geminiPart: GeminiPart = { functionResponse: { name: "read_file", response: { error: "ENOENT" } } };
+const gemini: GeminiContent[] = [
+  { role: "user", parts: [{ text: "Read the file" }, { inlineData: { mimeType: "image/png", data: "iVBOR" } }] },
+  { role: "model", parts: [{ text: "Read it first.", thought: true }, { functionCall: { name: "read_file", args: { path: "a.ts" } }, thoughtSignature: "c2ln" }] },
+  { role: "user", parts: [geminiPart] },
+];
+
 const a: AiSdkMessage[] = pruneForModel(effectiveHistory(aiSdk, { format: "ai-sdk" }));
 const b: AnthropicMessage[] = emergencyPrune(pruneForModel(anthropic, { protectTurns: 1 }), 1_000);
 const c: ResponsesItem[] = effectiveHistory(responses);
 const formats: readonly MessageFormat[] = MESSAGE_FORMATS;
-const all: Message[] = [...a, ...b, ...c];
+const g: GeminiContent[] = emergencyPrune(pruneForModel(gemini, { format: "gemini" }), 1_000);
+const all: Message[] = [...a, ...b, ...c, ...g];
 const tokens: number = estimateTokens(all.slice(0, 1), { format: formats[0] });
 export { tokens };
 
@@ -82,7 +92,9 @@ const noSystem: AnthropicMessage = { role: "system", content: "x" };
 const badOutput: AiSdkMessage = { role: "tool", content: [{ type: "tool-result", toolCallId: "c", toolName: "t", output: "ok" }] };
 // @ts-expect-error what comes back is the caller's own type
 const mismatched: AnthropicMessage[] = pruneForModel(aiSdk);
-export { noSystem, badOutput, mismatched };
+// @ts-expect-error a Gemini content's parts are an array
+const badParts: GeminiContent = { role: "user", parts: { text: "x" } };
+export { noSystem, badOutput, mismatched, badParts };
 
 const readyAnthropic: AnthropicMessage[] = requestReady(anthropic);
 const readyResponses: ResponsesItem[] = requestReady(responses, { format: "openai-responses" });

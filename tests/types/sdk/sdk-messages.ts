@@ -4,6 +4,7 @@ import type { ModelMessage } from "ai";
 import type { Message as AnthropicReply, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
+import type { Content } from "@google/genai";
 import { effectiveHistory, emergencyPrune, estimateTokens, needsCompaction, pruneForModel, describeMessages, requestReady } from "kram-compaction";
 
 declare const aiSdk: ModelMessage[];
@@ -19,6 +20,12 @@ const tokens: number = estimateTokens(aiSdk) + estimateTokens(anthropic) + estim
 const over: boolean = needsCompaction(anthropic, 100_000);
 const format: string = describeMessages(responses).format;
 export { a, b, c, d, tokens, over, format };
+
+// Gemini's contents, as @google/genai types them.
+declare const gemini: Content[];
+const g: Content[] = emergencyPrune(pruneForModel(effectiveHistory(gemini)), 60_000, { format: "gemini" });
+const geminiTokens: number = estimateTokens(gemini);
+export { g, geminiTokens };
 
 // A history that stores Anthropic replies as returned is read as it is, and
 // requestReady makes it a request the Messages API accepts.

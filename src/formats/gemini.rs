@@ -1,0 +1,361 @@
+//! Google Gemini `contents`, as `@google/genai` types them: `Content = {
+//! role?: "user" | "model", parts?: Part[] }`, each part untyped and holding
+//! one of `text` (with `thought: true` for a thought summary),
+//! `inlineData`, `fileData`, `functionCall`, `functionResponse`,
+//! `executableCode`, `codeExecutionResult`, ... plus an optional
+//! `thoughtSignature`. The system prompt is the request's
+//! `systemInstruction`, never a content. Tool results are `functionResponse`
+//! parts of user contents, and each one's `response` is the payload pruning
+//! replaces.
+
+use crate::content::{Block, Content};
+use crate::error::InputError;
+use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::shared::{
+    has, is_marker, json_text, parts, role_misfit, role_of, string_field, untagged,
+    ATTACHMENT_MILLI,
+};
+use crate::formats::At;
+use crate::node::{Kind, Node};
+use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+
+const ROLES: &[(&str, RoleKind)] = &[("user", RoleKind::User), ("model", RoleKind::Assistant)];
+const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `systemInstruction`)";
+
+/// `functionResponse.response` after pruning: Gemini reads the `output` key
+/// as the function's output and `error` as its error details.
+const CLEARED_OUTPUT: Replacement = Replacement::Tagged {
+    fields: &[],
+    placeholder_key: "output",
+};
+const CLEARED_ERROR: Replacement = Replacement::Tagged {
+    fields: &[],
+    placeholder_key: "error",
+};
+
+/// A content: no `type` and no `content`, a role that is absent (the API
+/// defaults it to user), `"user"` or `"model"`, and a `parts` array of
+/// untyped parts. `Some` says what does not fit.
+pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    if let Some(key) = ["type", "content"]
+        .into_iter()
+        .find(|key| has(message, key))
+    {
+        return Some(format!("its field `{key}`"));
+    }
+    match message.field("role").ok().flatten() {
+        None => {}
+        Some(role) => match role.text() {
+            Some(role) if matches!(role.as_ref(), "user" | "model") => {}
+            Some(role) => return Some(role_misfit(&role)),
+            None => return Some("its `role`, which is not a string".to_string()),
+        },
+    }
+    let Some(parts) = message.field("parts").ok().flatten() else {
+        return Some("its `parts`, which is absent".to_string());
+    };
+    let Some(len) = parts.array_len() else {
+        return Some("its `parts`, which is not an array".to_string());
+    };
+    (0..len).find_map(|i| {
+        let part = parts.item(i).ok()?;
+        has(&part, "type").then(|| format!("its parts[{i}].type"))
+    })
+}
+
+/// What a message's reading collects besides its estimate.
+struct Reading {
+    milli: u64,
+    opens: Vec<String>,
+    answers: Vec<String>,
+    tool_results: Vec<ToolResult>,
+    /// Parts other than function responses: a user content with only
+    /// responses is a tool message.
+    other_parts: usize,
+}
+
+pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+    if message.kind() != Kind::Object {
+        return Err(at.type_error("", "a content object", message.kind()));
+    }
+    let (role_name, mut role) = match at.get(message, "role", "role")? {
+        None => ("user".to_string(), RoleKind::User),
+        Some(_) => role_of(message, at, ROLES, NO_SYSTEM_ROLE)?,
+    };
+    let parts_value = match at.get(message, "parts", "parts")? {
+        Some(value) if value.kind() == Kind::Array => value,
+        other => {
+            let got = other.as_ref().map_or(Kind::Undefined, Node::kind);
+            return Err(at.type_error("parts", "an array of parts", got));
+        }
+    };
+    let mut reading = Reading {
+        milli: 0,
+        opens: Vec::new(),
+        answers: Vec::new(),
+        tool_results: Vec::new(),
+        other_parts: 0,
+    };
+    let parts = parts(at, &parts_value, "parts", "a part object")?;
+    let mut calls_by_name: Vec<String> = Vec::new();
+    let mut responses_by_name: Vec<String> = Vec::new();
+    for (index, (field, part)) in parts.iter().enumerate() {
+        read_part(
+            part,
+            index,
+            field,
+            at,
+            &mut reading,
+            &mut calls_by_name,
+            &mut responses_by_name,
+        )?;
+    }
+    let first_text = parts
+        .first()
+        .filter(|(_, part)| !is_thought(part))
+        .and_then(|(_, part)| string_field(part, "text"));
+    let marker = is_marker(&role_name, None, first_text.as_deref());
+    if marker {
+        role = RoleKind::System;
+    } else if !reading.answers.is_empty() && reading.other_parts == 0 {
+        role = RoleKind::Tool;
+    }
+    Ok(MessageView {
+        role,
+        // A user content carrying function responses answers the model's
+        // calls: a cut there would orphan them, so it never starts a turn.
+        starts_user_turn: role == RoleKind::User && reading.answers.is_empty(),
+        is_marker: marker,
+        tokens: MESSAGE_OVERHEAD + estimate::milli_to_tokens(reading.milli),
+        opens: reading.opens,
+        answers: reading.answers,
+        tool_results: reading.tool_results,
+        carried_reasoning: false,
+    })
+}
+
+fn is_thought<N: Node>(part: &N) -> bool {
+    part.field("thought")
+        .ok()
+        .flatten()
+        .and_then(|flag| flag.boolean())
+        .unwrap_or(false)
+}
+
+/// The key that pairs a call with a response by position: the `ordinal`-th
+/// call named `name` in the content at `index`.
+fn position_key(index: usize, name: &str, ordinal: usize) -> String {
+    format!("gemini:{index}:{ordinal}:{name}")
+}
+
+/// An optional string field of an object field (`functionCall.id`).
+fn optional_text<N: Node>(
+    at: &At,
+    value: &N,
+    field: &str,
+    key: &str,
+) -> Result<Option<String>, InputError> {
+    let child = at.string(value, &format!("{field}.{key}"), key)?;
+    Ok(child.and_then(|c| c.text().map(|t| t.into_owned())))
+}
+
+/// An object field of a part (`functionCall`), checked.
+fn object_field<N: Node>(at: &At, part: &N, field: &str, key: &str) -> Result<N, InputError> {
+    let field = format!("{field}.{key}");
+    match at.get(part, &field, key)? {
+        Some(value) if value.kind() == Kind::Object => Ok(value),
+        other => Err(at.type_error(
+            &field,
+            "an object",
+            other.as_ref().map_or(Kind::Undefined, Node::kind),
+        )),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_part<N: Node>(
+    part: &N,
+    index: usize,
+    field: &str,
+    at: &At,
+    reading: &mut Reading,
+    calls_by_name: &mut Vec<String>,
+    responses_by_name: &mut Vec<String>,
+) -> Result<(), InputError> {
+    // Carried back as it came; counted like the other providers' encrypted
+    // reasoning, from its length.
+    if let Some(signature) = at.string(
+        part,
+        &format!("{field}.thoughtSignature"),
+        "thoughtSignature",
+    )? {
+        reading.milli += at.encrypted_milli(&signature);
+    }
+    let ordinal = |seen: &mut Vec<String>, name: &str| {
+        let n = seen.iter().filter(|seen| *seen == name).count();
+        seen.push(name.to_string());
+        n
+    };
+    if has(part, "functionResponse") {
+        let response_field = format!("{field}.functionResponse");
+        let response = object_field(at, part, field, "functionResponse")?;
+        let id = optional_text(at, &response, &response_field, "id")?;
+        let name = optional_text(at, &response, &response_field, "name")?.unwrap_or_default();
+        let n = ordinal(responses_by_name, &name);
+        reading.answers.extend(id);
+        if let Some(before) = at.index.checked_sub(1) {
+            reading.answers.push(position_key(before, &name, n));
+        }
+        reading.milli += at.milli(&name);
+        reading.milli += function_response(&response, index, &response_field, at, reading)?;
+        return Ok(());
+    }
+    reading.other_parts += 1;
+    if let Some(text) = at.string(part, &format!("{field}.text"), "text")? {
+        reading.milli += at.text_milli(&text);
+    } else if has(part, "inlineData") || has(part, "fileData") {
+        reading.milli += ATTACHMENT_MILLI;
+    } else if has(part, "functionCall") {
+        let call_field = format!("{field}.functionCall");
+        let call = object_field(at, part, field, "functionCall")?;
+        let id = optional_text(at, &call, &call_field, "id")?;
+        let name = optional_text(at, &call, &call_field, "name")?.unwrap_or_default();
+        let n = ordinal(calls_by_name, &name);
+        reading.opens.extend(id);
+        reading.opens.push(position_key(at.index, &name, n));
+        let args = at.get(&call, &format!("{call_field}.args"), "args")?;
+        reading.milli += at.milli(&name) + args.map_or(0, |a| at.json_milli(&a));
+    } else {
+        // Code, its result, server tools' calls and anything newer.
+        reading.milli += at.json_milli(part);
+    }
+    Ok(())
+}
+
+/// A function response's estimate; its `response` is the prunable payload.
+/// Attachments in its `parts` count the fixed cost and stay.
+fn function_response<N: Node>(
+    response: &N,
+    index: usize,
+    field: &str,
+    at: &At,
+    reading: &mut Reading,
+) -> Result<u64, InputError> {
+    let mut milli = 0;
+    if let Some(inner) = at.get(response, &format!("{field}.parts"), "parts")? {
+        milli += ATTACHMENT_MILLI
+            * parts(at, &inner, &format!("{field}.parts"), "a part object")?.len() as u64;
+    }
+    let payload_field = format!("{field}.response");
+    let Some(payload) = at.get(response, &payload_field, "response")? else {
+        return Ok(milli);
+    };
+    if payload.kind() != Kind::Object {
+        return Err(at.type_error(&payload_field, "an object", payload.kind()));
+    }
+    let keys = payload.keys().unwrap_or_default();
+    let only_key = (keys.len() == 1).then(|| keys[0].as_str());
+    let single_text = only_key
+        .filter(|key| matches!(*key, "output" | "error"))
+        .and_then(|key| payload.field(key).ok().flatten())
+        .filter(|value| value.kind() == Kind::String);
+    let (payload_milli, cleared) = match single_text {
+        Some(text) => at.payload(&text),
+        None => (at.json_milli(&payload), false),
+    };
+    let is_error = has(&payload, "error") && !has(&payload, "output");
+    reading.tool_results.push(ToolResult {
+        tokens: estimate::milli_to_tokens(payload_milli),
+        cleared,
+        path: vec![
+            PathStep::Key("parts"),
+            PathStep::Index(index),
+            PathStep::Key("functionResponse"),
+            PathStep::Key("response"),
+        ],
+        replacement: if is_error {
+            CLEARED_ERROR
+        } else {
+            CLEARED_OUTPUT
+        },
+    });
+    Ok(milli + payload_milli)
+}
+
+/// The marker: a user content of one text part holding the tagged summary.
+/// Contents have only the user and model roles and no field for a name (the
+/// system prompt is `systemInstruction`, outside `contents`); a user content
+/// is sent as it is.
+pub fn marker(text: &str) -> crate::json::Json {
+    use crate::json::{object, Json};
+    let part = object([("text", crate::formats::shared::tagged(text).into())]);
+    object([("role", "user".into()), ("parts", Json::Arr(vec![part]))])
+}
+
+/// The parts of a content, for the transcript. Call `view` first.
+pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
+    let role = match at.string(message, "role", "role")? {
+        Some(role) => role.text().map(|t| t.into_owned()).unwrap_or_default(),
+        None => "user".to_string(),
+    };
+    let mut blocks = Vec::new();
+    let parts = message.field("parts").ok().flatten();
+    let len = parts.as_ref().and_then(Node::array_len).unwrap_or(0);
+    for part in (0..len).filter_map(|i| parts.as_ref()?.item(i).ok()) {
+        part_blocks(&part, &mut blocks);
+    }
+    Ok(Content { role, blocks })
+}
+
+fn part_blocks<N: Node>(part: &N, blocks: &mut Vec<Block>) {
+    let object = |key: &str| part.field(key).ok().flatten();
+    if let Some(text) = string_field(part, "text") {
+        blocks.push(if is_thought(part) {
+            Block::Reasoning(text)
+        } else {
+            Block::Text(untagged(&text).to_string())
+        });
+    } else if let Some(call) = object("functionCall") {
+        blocks.push(Block::ToolCall {
+            // Without ids, the transcript pairs a result with its call by name.
+            id: string_field(&call, "id")
+                .or_else(|| string_field(&call, "name"))
+                .unwrap_or_default(),
+            name: string_field(&call, "name").unwrap_or_default(),
+            arguments: call
+                .field("args")
+                .ok()
+                .flatten()
+                .map(|a| json_text(&a))
+                .unwrap_or_default(),
+        });
+    } else if let Some(response) = object("functionResponse") {
+        let payload = response.field("response").ok().flatten();
+        let key = |key: &str| payload.as_ref().and_then(|p| p.field(key).ok().flatten());
+        let is_error = key("error").is_some();
+        let shown = key("output").or_else(|| key("error")).or(payload);
+        blocks.push(Block::ToolResult {
+            id: string_field(&response, "id")
+                .or_else(|| string_field(&response, "name"))
+                .unwrap_or_default(),
+            output: shown.map_or_else(String::new, |value| {
+                value
+                    .text()
+                    .map_or_else(|| json_text(&value), |t| t.into_owned())
+            }),
+            is_error,
+        });
+    } else if let Some(key) = ["inlineData", "fileData"]
+        .into_iter()
+        .find(|key| has(part, key))
+    {
+        blocks.push(Block::Attachment(key.to_string()));
+    } else if let Some(key) = part.keys().unwrap_or_default().into_iter().find(|key| {
+        !matches!(
+            key.as_str(),
+            "thought" | "thoughtSignature" | "partMetadata"
+        )
+    }) {
+        blocks.push(Block::Attachment(key));
+    }
+}
