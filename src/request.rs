@@ -69,7 +69,7 @@ pub fn request_fixes<N: Node>(
                         fix.only_id.push("audio");
                     }
                 }
-                Format::AiSdk | Format::OpenAiResponses => {}
+                Format::AiSdk | Format::OpenAiResponses | Format::LangChain => {}
             }
             Ok(fix)
         })

@@ -4,6 +4,7 @@
 
 pub mod ai_sdk;
 pub mod anthropic;
+pub mod langchain;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod shared;
@@ -22,6 +23,7 @@ pub enum Format {
     AiSdk,
     Anthropic,
     OpenAiResponses,
+    LangChain,
 }
 
 /// Every format, in the order preferred when a history fits several (a
@@ -31,6 +33,7 @@ pub const ALL_FORMATS: &[Format] = &[
     Format::AiSdk,
     Format::Anthropic,
     Format::OpenAiResponses,
+    Format::LangChain,
 ];
 
 impl Format {
@@ -41,6 +44,7 @@ impl Format {
             Format::AiSdk => "ai-sdk",
             Format::Anthropic => "anthropic",
             Format::OpenAiResponses => "openai-responses",
+            Format::LangChain => "langchain",
         }
     }
 
@@ -69,6 +73,7 @@ impl Format {
             Format::AiSdk => ai_sdk::misfit(message),
             Format::Anthropic => anthropic::misfit(message),
             Format::OpenAiResponses => openai_responses::misfit(message),
+            Format::LangChain => langchain::misfit(message),
         }
     }
 
@@ -83,6 +88,7 @@ impl Format {
             Format::AiSdk => ai_sdk::view(message, at),
             Format::Anthropic => anthropic::view(message, at),
             Format::OpenAiResponses => openai_responses::view(message, at),
+            Format::LangChain => langchain::view(message, at),
         }
     }
 
@@ -93,6 +99,7 @@ impl Format {
             Format::AiSdk => ai_sdk::content(message, at),
             Format::Anthropic => anthropic::content(message, at),
             Format::OpenAiResponses => openai_responses::content(message, at),
+            Format::LangChain => langchain::content(message, at),
         }
     }
 
@@ -108,6 +115,7 @@ impl Format {
             Format::AiSdk => ai_sdk::marker(text),
             Format::Anthropic => anthropic::marker(text),
             Format::OpenAiResponses => openai_responses::marker(text),
+            Format::LangChain => langchain::marker(text),
         }
     }
 }

@@ -37,6 +37,9 @@ const TEXT_PARTS: &[&str] = &["input_text", "output_text"];
 /// or an array content and no foreign parts, or an untyped item reference;
 /// `Some` says what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+        return Some(why);
+    }
     match message.field("type") {
         Ok(Some(kind)) if kind.text().as_deref() == Some("message") => message_misfit(message),
         Ok(Some(kind)) if kind.kind() == Kind::String => None,

@@ -181,6 +181,9 @@ pub fn parts_misfit<N: Node>(content: Option<&N>, format: Format) -> Option<Stri
 /// A message's role when it has no `type` field (an item or a response
 /// object has one), or why not.
 pub fn untyped_role<N: Node>(message: &N) -> Result<String, String> {
+    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+        return Err(why);
+    }
     if has(message, "type") {
         return Err("its field `type`".to_string());
     }

@@ -28,6 +28,7 @@ const markers = {
   "ai-sdk": { role: "user", content: [{ type: "text", text: TAGGED }] },
   anthropic: { role: "user", content: [{ type: "text", text: TAGGED, cache_control: { type: "ephemeral" } }] },
   "openai-responses": { type: "message", role: "user", content: [{ type: "input_text", text: TAGGED }] },
+  langchain: { lc: 1, type: "constructor", id: ["langchain_core", "messages", "HumanMessage"], kwargs: { content: TAGGED } },
 };
 
 /** The messages of `output` that are not the very objects of `input`. */
