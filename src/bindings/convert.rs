@@ -204,7 +204,8 @@ pub fn materialize(
         let value = match output {
             Output::Keep(index) => input[*index].0.clone(),
             Output::Edited { index, edits } => {
-                let mut message = input[*index].0.clone();
+                let original = &input[*index].0;
+                let mut message = original.clone();
                 for (path, replacement) in edits {
                     let replacement = replacement_value(*replacement, placeholder);
                     message = replace_at(&message, path, replacement).map_err(|(depth, why)| {
@@ -214,7 +215,15 @@ pub fn materialize(
                         )))
                     })?;
                 }
-                message
+                match super::instances::rebuild(original, &message) {
+                    Ok(rebuilt) => rebuilt.unwrap_or(message),
+                    Err(thrown) => {
+                        return Err(to_js_error(InputError::type_error(format!(
+                            "{argument}[{index}] could not be rebuilt through its constructor: {}",
+                            describe_thrown(&thrown)
+                        ))))
+                    }
+                }
             }
         };
         array.set(slot as u32, value);
@@ -288,7 +297,7 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
 
 /// Sets an own, enumerable, writable data property: never a setter on the
 /// prototype chain.
-fn define_data(object: &JsValue, key: &JsValue, value: JsValue) -> Result<(), JsValue> {
+pub(super) fn define_data(object: &JsValue, key: &JsValue, value: JsValue) -> Result<(), JsValue> {
     let descriptor = builtins::object(&[
         ("value", value),
         ("writable", JsValue::TRUE),

@@ -1,8 +1,11 @@
 //! LangChain.js messages (`@langchain/core/messages`), serialised as
 //! `JSON.stringify` and LangGraph checkpoints store them:
 //! `{ lc: 1, type: "constructor", id: [..., "ToolMessage"], kwargs: { content,
-//! tool_calls, tool_call_id, ... } }`. The message's fields are its `kwargs`;
-//! its class, the last element of `id`, is its role. Tool calls are the
+//! tool_calls, tool_call_id, ... } }`, and live, as instances of those classes
+//! (`content`, `tool_calls`, ... and `type`, `"human"`, `"ai"`, ..., are own
+//! fields of an instance, beside `lc_kwargs`, the constructor's fields). The
+//! message's fields are its `kwargs` or the instance's own; its class (the
+//! last element of `id`) or `type` is its role. Tool calls are the
 //! `tool_calls` (`{ id, name, args }`) of an AI message; a tool result is a
 //! `ToolMessage` whose `content` is the payload, paired by `tool_call_id`.
 
@@ -38,10 +41,79 @@ const CLASSES: &[(&str, &str)] = &[
 
 /// The fields of a serialised message: `kwargs`, named so in errors.
 const KWARGS: &str = "kwargs";
+/// The constructor's fields a live instance keeps (LangChain's
+/// `Serializable`); it marks a message as live.
+const LIVE_KWARGS: &str = "lc_kwargs";
 
-/// `{ lc: 1, type: "constructor", id: [...], kwargs: {...} }`; `Some` says
+/// Where a message's fields are: `kwargs` of a serialised message, the
+/// instance itself for a live one; and how errors name them (`kwargs.`).
+struct Body<'a, N> {
+    message: &'a N,
+    /// A serialised message's `kwargs`; `None` for a live one.
+    kwargs: Option<N>,
+    prefix: &'static str,
+    live: bool,
+}
+
+impl<N: Node> Body<'_, N> {
+    fn fields(&self) -> &N {
+        self.kwargs.as_ref().unwrap_or(self.message)
+    }
+
+    fn field(&self, key: &str) -> String {
+        format!("{}{key}", self.prefix)
+    }
+
+    /// Where `key` is, from the message, for an edit.
+    fn path(&self, key: &'static str) -> Vec<PathStep> {
+        if self.live {
+            vec![PathStep::Key(key)]
+        } else {
+            vec![PathStep::Key(KWARGS), PathStep::Key(key)]
+        }
+    }
+}
+
+fn body<'a, N: Node>(message: &'a N, at: &At) -> Result<Body<'a, N>, InputError> {
+    if message.kind() != Kind::Object {
+        return Err(at.type_error("", "a message object", message.kind()));
+    }
+    if has(message, LIVE_KWARGS) {
+        return Ok(Body {
+            message,
+            kwargs: None,
+            prefix: "",
+            live: true,
+        });
+    }
+    match at.get(message, KWARGS, KWARGS)? {
+        Some(kwargs) if kwargs.kind() == Kind::Object => Ok(Body {
+            message,
+            kwargs: Some(kwargs),
+            prefix: "kwargs.",
+            live: false,
+        }),
+        other => {
+            let got = other.map_or(Kind::Undefined, |o| o.kind());
+            Err(at.type_error(KWARGS, "an object", got))
+        }
+    }
+}
+
+/// A serialised message, `{ lc: 1, type: "constructor", id: [...], kwargs:
+/// {...} }`, or a live one, with `lc_kwargs` and a string `type`; `Some` says
 /// what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    if has(message, LIVE_KWARGS) {
+        let kwargs = message.field(LIVE_KWARGS).ok().flatten();
+        if kwargs.map(|k| k.kind()) != Some(Kind::Object) {
+            return Some("its field `lc_kwargs`, which is not an object".to_string());
+        }
+        return match string_field(message, "type") {
+            Some(kind) if kind != "constructor" => None,
+            _ => Some("its field `type`, which is not a message type".to_string()),
+        };
+    }
     let lc = message.field("lc").ok().flatten();
     if lc.and_then(|lc| lc.number()) != Some(1.0) {
         return Some("its field `lc`, which is not 1".to_string());
@@ -65,8 +137,12 @@ pub fn has_langchain_fields<N: Node>(message: &N) -> Option<String> {
         .map(|key| format!("its field `{key}`"))
 }
 
-/// The class name: the last element of `id`.
-fn class_name<N: Node>(message: &N, at: &At) -> Result<String, InputError> {
+/// The message type (`"human"`, `"ai"`, ...): a live instance's `type`, or
+/// that of the class a serialised one names last in its `id`.
+fn message_type<N: Node>(message: &N, body: &Body<'_, N>, at: &At) -> Result<String, InputError> {
+    if body.live {
+        return at.required_string(message, "type", "type");
+    }
     let Some(id) = at.get(message, "id", "id")? else {
         return Err(at.type_error("id", "an array of strings", Kind::Undefined));
     };
@@ -75,31 +151,31 @@ fn class_name<N: Node>(message: &N, at: &At) -> Result<String, InputError> {
     };
     let field = format!("id[{}]", len - 1);
     let last = at.item(&id, &field, len - 1)?;
-    match last.text() {
-        Some(name) => Ok(name.into_owned()),
-        None => Err(at.type_error(&field, "a string", last.kind())),
-    }
-}
-
-/// A message's type (`"human"`, `"ai"`, ...) and role for the history rules;
-/// a `ChatMessage`'s role is its `role` field.
-fn role_of<N: Node>(
-    message: &N,
-    kwargs: &N,
-    at: &At,
-) -> Result<(&'static str, RoleKind), InputError> {
-    let class = class_name(message, at)?;
-    let kind = CLASSES
+    let Some(class) = last.text() else {
+        return Err(at.type_error(&field, "a string", last.kind()));
+    };
+    Ok(CLASSES
         .iter()
         .find(|(name, _)| *name == class)
-        .map_or("unknown", |(_, kind)| *kind);
-    let role = match kind {
+        .map_or("unknown", |(_, kind)| *kind)
+        .to_string())
+}
+
+/// A message's type and its role for the history rules; a `ChatMessage`'s
+/// role is its `role` field.
+fn role_of<N: Node>(
+    message: &N,
+    body: &Body<'_, N>,
+    at: &At,
+) -> Result<(String, RoleKind), InputError> {
+    let kind = message_type(message, body, at)?;
+    let role = match kind.as_str() {
         "human" => RoleKind::User,
         "ai" => RoleKind::Assistant,
         "tool" | "function" => RoleKind::Tool,
         "system" => RoleKind::System,
         "generic" => {
-            let role = at.string(kwargs, "kwargs.role", "role")?;
+            let role = at.string(body.fields(), &body.field("role"), "role")?;
             match role
                 .and_then(|r| r.text().map(|t| t.into_owned()))
                 .as_deref()
@@ -125,19 +201,11 @@ fn tag_role(role: RoleKind) -> &'static str {
 }
 
 pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
-    if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a message object", message.kind()));
-    }
-    let kwargs = match at.get(message, KWARGS, KWARGS)? {
-        Some(kwargs) if kwargs.kind() == Kind::Object => kwargs,
-        other => {
-            let got = other.map_or(Kind::Undefined, |o| o.kind());
-            return Err(at.type_error(KWARGS, "an object", got));
-        }
-    };
-    let (kind, role) = role_of(message, &kwargs, at)?;
+    let body = body(message, at)?;
+    let (kind, role) = role_of(message, &body, at)?;
     let mut view = MessageView::empty(role);
-    let content = at.get(&kwargs, "kwargs.content", "content")?;
+    let kwargs = body.fields();
+    let content = at.get(kwargs, &body.field("content"), "content")?;
     let mut milli = 0;
     let mut cleared = false;
     match &content {
@@ -146,11 +214,11 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
             milli += text_milli;
             cleared = is_placeholder;
         }
-        Some(parts) if parts.kind() == Kind::Array => milli += parts_milli(parts, at)?,
+        Some(parts) if parts.kind() == Kind::Array => milli += parts_milli(parts, &body, at)?,
         None => {}
         Some(other) => {
             return Err(at.type_error(
-                "kwargs.content",
+                &body.field("content"),
                 "a string or an array of content blocks",
                 other.kind(),
             ))
@@ -158,12 +226,13 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     }
     let content_milli = milli;
 
-    if let Some(calls) = at.get(&kwargs, "kwargs.tool_calls", "tool_calls")? {
+    let calls_field = body.field("tool_calls");
+    if let Some(calls) = at.get(kwargs, &calls_field, "tool_calls")? {
         let Some(len) = calls.array_len() else {
-            return Err(at.type_error("kwargs.tool_calls", "an array", calls.kind()));
+            return Err(at.type_error(&calls_field, "an array", calls.kind()));
         };
         for i in 0..len {
-            let field = format!("kwargs.tool_calls[{i}]");
+            let field = format!("{calls_field}[{i}]");
             let call = at.item(&calls, &field, i)?;
             if call.kind() != Kind::Object {
                 return Err(at.type_error(&field, "a tool call object", call.kind()));
@@ -180,13 +249,13 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     }
 
     if kind == "tool" {
-        let id = at.required_string(&kwargs, "kwargs.tool_call_id", "tool_call_id")?;
+        let id = at.required_string(kwargs, &body.field("tool_call_id"), "tool_call_id")?;
         view.answers.push(id);
         if content.is_some() {
             view.tool_results.push(ToolResult {
                 tokens: estimate::milli_to_tokens(content_milli),
                 cleared,
-                path: vec![PathStep::Key(KWARGS), PathStep::Key("content")],
+                path: body.path("content"),
                 replacement: Replacement::Placeholder,
             });
         }
@@ -217,10 +286,10 @@ const ATTACHMENTS: &[&str] = &[
 
 /// Text blocks count by their text, attachments the fixed cost, anything
 /// else (provider blocks such as `tool_use` or `thinking`) by its JSON.
-fn parts_milli<N: Node>(parts: &N, at: &At) -> Result<u64, InputError> {
+fn parts_milli<N: Node>(parts: &N, body: &Body<'_, N>, at: &At) -> Result<u64, InputError> {
     let mut milli = 0;
     for i in 0..parts.array_len().unwrap_or(0) {
-        let field = format!("kwargs.content[{i}]");
+        let field = format!("{}[{i}]", body.field("content"));
         let part = at.item(parts, &field, i)?;
         if part.kind() == Kind::String {
             milli += at.text_milli(&part);
@@ -268,10 +337,9 @@ pub fn marker(text: &str) -> Json {
 
 /// The content blocks of a message, for the transcript. Call `view` first.
 pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
-    let Some(kwargs) = at.get(message, KWARGS, KWARGS)? else {
-        return Err(at.type_error(KWARGS, "an object", Kind::Undefined));
-    };
-    let (kind, role) = role_of(message, &kwargs, at)?;
+    let body = body(message, at)?;
+    let (kind, role) = role_of(message, &body, at)?;
+    let kwargs = body.fields();
     let content = kwargs.field("content").ok().flatten();
     let mut texts = Vec::new();
     if let Some(content) = &content {
@@ -301,9 +369,9 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
             }),
             "\n",
         );
-        let status = string_field(&kwargs, "status");
+        let status = string_field(kwargs, "status");
         blocks.push(Block::ToolResult {
-            id: string_field(&kwargs, "tool_call_id").unwrap_or_default(),
+            id: string_field(kwargs, "tool_call_id").unwrap_or_default(),
             output,
             is_error: status.as_deref() == Some("error"),
         });
