@@ -310,8 +310,9 @@ fn parts_milli<N: Node>(parts: &N, body: &Body<'_, N>, at: &At) -> Result<u64, I
 }
 
 /// The marker: a serialised `HumanMessage` whose content is the tagged
-/// summary. A human message, not a system one, because LangChain's Anthropic
-/// and Google integrations refuse a system message that is not the first.
+/// summary. A human message, not a system one: LangChain's Anthropic
+/// integration allows system messages only first, and the marker follows
+/// the instructions.
 pub fn marker(text: &str) -> Json {
     object([
         ("lc", Json::Int(1)),

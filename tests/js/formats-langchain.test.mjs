@@ -201,3 +201,22 @@ test("round trip: LangChain's ChatOpenAI sends the pruned and compacted instance
   const fake = new FakeListChatModel({ responses: ["ok"] });
   assert.equal((await fake.invoke(history)).content, "ok");
 });
+
+test("real LangGraph.js recordings (vercel/ai's fixtures) read serialised and revived by load, alike", async () => {
+  const { loadRealSessions } = await import("../support/real-sessions.mjs");
+  const recorded = loadRealSessions().filter((s) => s.format === "langchain");
+  assert.equal(recorded.length, 3);
+  for (const { name, messages } of recorded) {
+    const live = await Promise.all(messages.map((m) => load(JSON.stringify(m))));
+    assert.equal(describeMessages(messages).format, "langchain", name);
+    assert.equal(describeMessages(live).format, "langchain", name);
+    assert.equal(estimateTokens(live), estimateTokens(messages), name);
+    const out = pruneForModel(live, eager);
+    const tools = live.filter((m) => m instanceof ToolMessage);
+    assert.equal(out.filter((m, i) => m !== live[i]).length, tools.length, name);
+    for (const message of out.filter((m, i) => m !== live[i])) {
+      assert.ok(message instanceof ToolMessage, name);
+      assert.equal(JSON.parse(JSON.stringify(message)).kwargs.content, PLACEHOLDER, name);
+    }
+  }
+});

@@ -8,9 +8,10 @@
  *
  *   { name, format, kind, source, messages, usage }
  *
- * - `format`: "openai-chat" | "anthropic" | "openai-responses" | "ai-sdk".
+ * - `format`: "openai-chat" | "anthropic" | "openai-responses" | "ai-sdk" | "langchain".
  * - `kind`: the agent that wrote the file ("swe-agent", "mini-swe-agent",
- *   "claude-code", "codex", "codex-legacy", "ai-sdk-devtools").
+ *   "claude-code", "codex", "codex-legacy", "ai-sdk-devtools",
+ *   "langgraph-stream").
  * - `source`: "owner/name@commit:path" of the file in its repository.
  * - `messages`: the history as the agent stores (and sends) it, with the least
  *   conversion; the per-kind extractor below says what, if anything, changed.
@@ -138,6 +139,13 @@ const FILES = [
     read: aiSdkDevtools,
     runs: ["20260617194607766-33a10bcc"],
     source: "sqlrooms/sqlrooms@c2fe8af4c50d54d309e25144bf9da44e1f6afac2:.devtools/generations.json",
+  },
+  {
+    file: "vercel-ai-langgraph-fixtures.json",
+    format: "langchain",
+    kind: "langgraph-stream",
+    read: langgraphStream,
+    source: "vercel/ai@ed857f50f112e23930b0c2dd8d532cc8bebbc911:packages/langchain/src/__fixtures__/langgraph.ts",
   },
 ];
 
@@ -337,6 +345,19 @@ function codexLegacy(text) {
  * of the run's last step, unchanged (each earlier step's prompt is a prefix of
  * it). The steps' `usage` is recorded as empty objects, so usage is undefined.
  */
+/**
+ * Recorded LangGraph.js `stream` outputs (`[mode, payload]` events) of a
+ * createAgent graph, one recording per key: the session is the graph state's
+ * `messages` (serialised LangChain messages) of the recording's last `values`
+ * event that has them, as a checkpoint stores it.
+ */
+function langgraphStream(text) {
+  return Object.entries(JSON.parse(text)).map(([name, events]) => {
+    const states = events.filter(([mode, payload]) => mode === "values" && Array.isArray(payload.messages));
+    return { suffix: name.toLowerCase().replaceAll("_", "-"), messages: states.at(-1)[1].messages };
+  });
+}
+
 function aiSdkDevtools(text, entry) {
   const { steps } = JSON.parse(text);
   return entry.runs.map((runId) => {
