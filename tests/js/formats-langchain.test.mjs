@@ -220,3 +220,34 @@ test("real LangGraph.js recordings (vercel/ai's fixtures) read serialised and re
     }
   }
 });
+
+test("frozen instances are read, not changed; a constructor that throws is a TypeError naming the message", async () => {
+  const live = deepFreeze(await instances());
+  const out = pruneForModel(live, eager);
+  assert.equal(out[3].content, PLACEHOLDER);
+  assert.notEqual(live[3].content, PLACEHOLDER);
+  class Broken extends ToolMessage {
+    constructor(fields) {
+      super(fields);
+      if (fields.content === PLACEHOLDER) throw new Error("no placeholder here");
+    }
+  }
+  const history = [new HumanMessage("x"), new AIMessage({ content: "", tool_calls: [{ id: "c", name: "f", args: {} }] }), new Broken({ content: "y".repeat(9000), tool_call_id: "c" })];
+  assert.throws(() => pruneForModel(history, eager), {
+    name: "TypeError",
+    message: "effective[2] could not be rebuilt through its constructor: it threw no placeholder here",
+  });
+});
+
+test("ContextManager.prepare on live instances: the marker it appends is a HumanMessage, the kept messages the caller's", async () => {
+  const { ContextManager } = await import("kram-compaction");
+  const live = await instances();
+  const manager = new ContextManager({ gateway: () => "## Objective\nshort", model: "m", maxTokens: Math.floor(estimateTokens(live) / 2), prune: { minimumSavings: 0, protectTokens: 0 } });
+  const out = await manager.prepare(live);
+  assert.equal(out.tier, "compacted", out.reason);
+  assert.ok(out.append[0] instanceof HumanMessage);
+  for (const message of out.messages) {
+    assert.ok(live.includes(message) || message === out.append[0] || message instanceof ToolMessage);
+  }
+  assert.equal(effectiveHistory([...live, ...out.append])[1], out.append[0]);
+});
