@@ -4,6 +4,7 @@
 import * as wasm from "./wasm.js";
 import type { Message, SummaryOptions } from "./wasm.js";
 import { CompactionError } from "./errors.js";
+import { markerOfHistoryClass } from "./instances.js";
 
 /**
  * An `AbortSignal`, named by its shape so the types need no DOM library;
@@ -87,7 +88,7 @@ export async function compact<M extends Message>(
       onProgress?.({ done: job.done, total: job.total });
     }
     try {
-      return job.finish() as M;
+      return markerOfHistoryClass(job.finish() as M, effective);
     } catch (problem) {
       throw new CompactionError((problem as Error).message);
     }

@@ -70,7 +70,11 @@ pub fn request_fixes<N: Node>(
                     }
                 }
                 // A Gemini reply's `candidates[0].content` is a `Content` as it is.
-                Format::AiSdk | Format::AiSdk4 | Format::OpenAiResponses | Format::Gemini => {}
+                Format::AiSdk
+                | Format::AiSdk4
+                | Format::OpenAiResponses
+                | Format::Gemini
+                | Format::LangChain => {}
             }
             Ok(fix)
         })

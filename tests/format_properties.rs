@@ -66,6 +66,10 @@ fn build(format: Format, steps: &[Step]) -> Session {
         Format::OpenAiResponses => s
             .messages
             .push(json!({ "role": "developer", "content": "Be careful." })),
+        Format::LangChain => s.messages.push(langchain(
+            "SystemMessage",
+            json!({ "content": "Be careful." }),
+        )),
         // Gemini's system prompt is `systemInstruction`, outside contents.
         Format::Anthropic | Format::Gemini => {}
     }
@@ -91,6 +95,7 @@ fn build(format: Format, steps: &[Step]) -> Session {
                     Format::Anthropic => json!({ "role": "user", "content": [{ "type": "text", "text": text, "cache_control": { "type": "ephemeral" } }] }),
                     Format::OpenAiResponses => json!({ "type": "message", "role": "user", "content": [{ "type": "input_text", "text": text }] }),
                     Format::Gemini => json!({ "role": "user", "parts": [{ "text": text }] }),
+                    Format::LangChain => langchain("HumanMessage", json!({ "content": text, "id": format!("h{position}") })),
                     _ => json!({ "role": "user", "content": text }),
                 });
             }
@@ -115,6 +120,7 @@ fn build(format: Format, steps: &[Step]) -> Session {
                         messages.push(json!({ "type": "reasoning", "id": format!("rs_{position}"), "summary": [], "encrypted_content": "gAAAA" }));
                         messages.push(json!({ "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": text, "annotations": [] }] }));
                     }
+                    Format::LangChain => messages.push(langchain("AIMessage", json!({ "content": [{ "type": "text", "text": text }], "tool_calls": [], "response_metadata": {} }))),
                 }
             }
             Step::Tools(results) => {
@@ -221,7 +227,28 @@ fn write_tools(
                 );
             }
         }
+        Format::LangChain => {
+            let calls: Vec<Value> = calls.map(|id| json!({ "id": id, "name": "read", "args": { "path": "a.rs" }, "type": "tool_call" })).collect();
+            messages.push(langchain(
+                "AIMessage",
+                json!({ "content": "", "tool_calls": calls }),
+            ));
+            for (id, (lines, failed)) in outputs {
+                let content = if lines % 2 == 0 {
+                    json!(output_text(*lines))
+                } else {
+                    json!([{ "type": "text", "text": output_text(*lines) }])
+                };
+                let status = if *failed { "error" } else { "success" };
+                messages.push(langchain("ToolMessage", json!({ "content": content, "tool_call_id": id, "status": status, "artifact": { "n": lines } })));
+            }
+        }
     }
+}
+
+/// A LangChain message serialised as `JSON.stringify` writes it.
+fn langchain(class: &str, kwargs: Value) -> Value {
+    json!({ "lc": 1, "type": "constructor", "id": ["langchain_core", "messages", class], "kwargs": kwargs })
 }
 
 /// The payloads of a message, read independently of the library: where they
@@ -269,6 +296,10 @@ fn payloads(format: Format, message: &Value) -> Vec<(String, Value)> {
                 }
             }
         }
+        Format::LangChain if message["id"][2] == "ToolMessage" => found.push((
+            "/kwargs/content".to_string(),
+            message["kwargs"]["content"].clone(),
+        )),
         _ => {}
     }
     found
@@ -483,6 +514,7 @@ fn is_assistant_message(format: Format, message: &Value) -> bool {
             _ => false,
         },
         Format::Gemini => message["role"] == "model",
+        Format::LangChain => message["id"][2] == "AIMessage",
         _ => message["role"] == "assistant",
     }
 }

@@ -14,7 +14,7 @@ use kram_compaction::view::MessageView;
 use serde_json::{json, Value};
 
 mod common;
-use common::{fixture, refs};
+use common::{fixture, plain, refs};
 
 fn views(messages: &[Value], forced: Option<Format>) -> (Format, Vec<MessageView>) {
     read_history(&refs(messages), forced, "messages", DEFAULT_PLACEHOLDER).unwrap()
@@ -337,10 +337,10 @@ fn markers_of_every_format_are_found_in_a_plain_history() {
     // of `content` messages is a mix (tests/gemini.rs reads it in its own).
     for &format in ALL_FORMATS.iter().filter(|f| **f != Format::Gemini) {
         let messages = vec![
-            json!({ "role": "user", "content": "old question" }),
-            json!({ "role": "assistant", "content": "old answer" }),
+            plain(format, "user", "old question"),
+            plain(format, "assistant", "old answer"),
             format.marker("Summary of the old work."),
-            json!({ "role": "user", "content": "new question" }),
+            plain(format, "user", "new question"),
         ];
         let plan = api::effective_history(&refs(&messages), None).unwrap();
         assert_eq!(
@@ -428,9 +428,7 @@ fn the_marker_reads_as_its_summary_in_the_transcript() {
     for &format in ALL_FORMATS {
         let messages = vec![
             format.marker("Fixed the flush setting."),
-            // A message of the format itself: a Gemini marker beside a
-            // `content` message would be a mix.
-            fixture(format).last().unwrap().clone(),
+            plain(format, "user", "next"),
         ];
         let transcript = transcript(&messages);
         assert_eq!(

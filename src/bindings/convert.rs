@@ -226,6 +226,17 @@ pub fn materialize(
                         )))
                     })?;
                 }
+                // A class instance (a LangChain message) is built anew by its
+                // own constructor.
+                let message = match super::instances::rebuild(original, &message) {
+                    Ok(rebuilt) => rebuilt.unwrap_or(message),
+                    Err(thrown) => {
+                        return Err(to_js_error(InputError::type_error(format!(
+                            "{argument}[{index}] could not be rebuilt through its constructor: {}",
+                            describe_thrown(&thrown)
+                        ))))
+                    }
+                };
                 if let Some(memo) = memo {
                     memo.remember_copy(original, placeholder, &paths, &message);
                 }
@@ -303,7 +314,7 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
 
 /// Sets an own, enumerable, writable data property: never a setter on the
 /// prototype chain.
-fn define_data(object: &JsValue, key: &JsValue, value: JsValue) -> Result<(), JsValue> {
+pub(super) fn define_data(object: &JsValue, key: &JsValue, value: JsValue) -> Result<(), JsValue> {
     let descriptor = builtins::object(&[
         ("value", value),
         ("writable", JsValue::TRUE),

@@ -73,3 +73,11 @@ export function takeThrown() {
   thrown = undefined;
   return result;
 }
+
+export function construct(constructor, fields) {
+  try {
+    return Reflect.construct(constructor, [fields]);
+  } catch (error) {
+    return fail(error);
+  }
+}

@@ -32,6 +32,8 @@ extern "C" {
     fn guarded_keys(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = create)]
     fn guarded_create(prototype: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = construct)]
+    fn guarded_construct(constructor: &JsValue, fields: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = tookThrow)]
     fn took_throw() -> bool;
     #[wasm_bindgen(js_name = takeThrown)]
@@ -80,4 +82,9 @@ pub fn object_keys(value: &JsValue) -> Result<Array, JsValue> {
 /// `Object.create`: a new object with this prototype (an object or null).
 pub fn object_create(prototype: &JsValue) -> Result<JsValue, JsValue> {
     checked(guarded_create(prototype))
+}
+
+/// `Reflect.construct(constructor, [fields])`: runs the caller's constructor.
+pub fn construct(constructor: &JsValue, fields: &JsValue) -> Result<JsValue, JsValue> {
+    checked(guarded_construct(constructor, fields))
 }

@@ -7,6 +7,7 @@ mod compact;
 mod convert;
 mod describe;
 mod history;
+mod instances;
 mod js;
 mod keys;
 mod ladder;

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const MESSAGE_TYPES: &'static str = r#"
 /** The formats a history can be in; found from the history, or forced. */
-export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses" | "ai-sdk-4" | "gemini";
+export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses" | "ai-sdk-4" | "gemini" | "langchain";
 
 // The message types name the fields the package reads and leave the rest
 // open: no index signatures, so the SDKs' own interfaces (the AI SDK's
@@ -161,8 +161,51 @@ export interface GeminiContent {
   content?: never;
 }
 
+/** A content block of a LangChain.js message: text, or any other block (image_url, image, file, a provider's own). */
+export type LangChainContentBlock =
+  | string
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: string | { url: string; detail?: string } }
+  | { type: string & {} };
+
+/** A tool call of a LangChain.js AI message; its `id` pairs it with a ToolMessage's `tool_call_id`. */
+export interface LangChainToolCall {
+  id?: string;
+  name: string;
+  args: object;
+}
+
+/** The fields the package reads of a LangChain.js message: a serialised one's `kwargs`, or an instance's own. */
+export interface LangChainMessageFields {
+  content?: string | readonly LangChainContentBlock[];
+  tool_calls?: readonly LangChainToolCall[];
+  tool_call_id?: string;
+}
+
+/** A LangChain.js message as `JSON.stringify` and LangGraph checkpoints store it: the class is `id`'s last name. */
+export interface LangChainSerializedMessage {
+  lc: number;
+  type: "constructor";
+  id: readonly string[];
+  kwargs: LangChainMessageFields;
+}
+
+/**
+ * A live instance of a `@langchain/core/messages` class (HumanMessage,
+ * AIMessage, ToolMessage, SystemMessage, their chunks): `type` is its role,
+ * `lc_kwargs` its constructor's fields. Pruning a ToolMessage builds a new
+ * instance of its class holding the placeholder.
+ */
+export interface LangChainMessageInstance extends LangChainMessageFields {
+  readonly type: string;
+  lc_kwargs: object;
+}
+
+/** A LangChain.js message, serialised or live. */
+export type LangChainMessage = LangChainSerializedMessage | LangChainMessageInstance;
+
 /** A message of any supported format. */
-export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem | AiSdk4Message | GeminiContent;
+export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem | AiSdk4Message | GeminiContent | LangChainMessage;
 
 /** Options every history function takes. */
 export interface FormatOptions {

@@ -25,6 +25,9 @@ const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
 /// reply stored as the API returned it (`type: "message"`, with `id`,
 /// `model`, `stop_reason`, `usage`, ...). `Some` says what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+        return Some(why);
+    }
     let content = message.field("content").ok().flatten();
     let kind = content.as_ref().map_or(Kind::Undefined, Node::kind);
     let role = match untyped_role(message) {

@@ -37,6 +37,9 @@ const CLEARED_ERROR: Replacement = Replacement::Tagged {
 /// defaults it to user), `"user"` or `"model"`, and a `parts` array of
 /// untyped parts. `Some` says what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+        return Some(why);
+    }
     if let Some(key) = ["type", "content"]
         .into_iter()
         .find(|key| has(message, key))

@@ -6,6 +6,7 @@ pub mod ai_sdk;
 pub mod ai_sdk_4;
 pub mod anthropic;
 pub mod gemini;
+pub mod langchain;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod shared;
@@ -27,6 +28,7 @@ pub enum Format {
     OpenAiResponses,
     AiSdk4,
     Gemini,
+    LangChain,
 }
 
 /// Every format, in the order preferred when a history fits several (a
@@ -38,6 +40,7 @@ pub const ALL_FORMATS: &[Format] = &[
     Format::OpenAiResponses,
     Format::AiSdk4,
     Format::Gemini,
+    Format::LangChain,
 ];
 
 impl Format {
@@ -50,6 +53,7 @@ impl Format {
             Format::OpenAiResponses => "openai-responses",
             Format::AiSdk4 => "ai-sdk-4",
             Format::Gemini => "gemini",
+            Format::LangChain => "langchain",
         }
     }
 
@@ -80,6 +84,7 @@ impl Format {
             Format::OpenAiResponses => openai_responses::misfit(message),
             Format::AiSdk4 => ai_sdk_4::misfit(message),
             Format::Gemini => gemini::misfit(message),
+            Format::LangChain => langchain::misfit(message),
         }
     }
 
@@ -101,6 +106,7 @@ impl Format {
             Format::OpenAiResponses => openai_responses::view(message, at),
             Format::AiSdk4 => ai_sdk_4::view(message, at),
             Format::Gemini => gemini::view(message, at),
+            Format::LangChain => langchain::view(message, at),
         }
     }
 
@@ -113,6 +119,7 @@ impl Format {
             Format::OpenAiResponses => openai_responses::content(message, at),
             Format::AiSdk4 => ai_sdk_4::content(message, at),
             Format::Gemini => gemini::content(message, at),
+            Format::LangChain => langchain::content(message, at),
         }
     }
 
@@ -130,6 +137,7 @@ impl Format {
             Format::OpenAiResponses => openai_responses::marker(text),
             Format::AiSdk4 => ai_sdk_4::marker(text),
             Format::Gemini => gemini::marker(text),
+            Format::LangChain => langchain::marker(text),
         }
     }
 }

@@ -41,6 +41,9 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
     if has(message, "parts") {
         return Some("its field `parts`".to_string());
     }
+    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+        return Some(why);
+    }
     match message.field("type") {
         Ok(Some(kind)) if kind.text().as_deref() == Some("message") => message_misfit(message),
         Ok(Some(kind)) if kind.kind() == Kind::String => None,

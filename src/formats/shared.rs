@@ -190,6 +190,9 @@ pub fn parts_misfit<N: Node>(content: Option<&N>, format: Format) -> Option<Stri
 /// A message's role when it has no `type` field (an item or a response
 /// object has one) and no `parts` (a Gemini content has them), or why not.
 pub fn untyped_role<N: Node>(message: &N) -> Result<String, String> {
+    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+        return Err(why);
+    }
     if let Some(key) = ["type", "parts"].into_iter().find(|key| has(message, key)) {
         return Err(format!("its field `{key}`"));
     }

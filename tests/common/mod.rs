@@ -33,3 +33,24 @@ pub fn contiguous_runs(indexes: &[usize]) -> Vec<std::ops::Range<usize>> {
     }
     runs
 }
+
+/// A plain text message of `role` (`user`, `assistant`) in the shape of a
+/// format: `{ role, content }`, a Gemini content, or a serialised LangChain
+/// message.
+#[allow(dead_code)]
+pub fn plain(format: Format, role: &str, text: &str) -> Value {
+    if format == Format::Gemini {
+        let role = if role == "user" { "user" } else { "model" };
+        return serde_json::json!({ "role": role, "parts": [{ "text": text }] });
+    }
+    let message = serde_json::json!({ "role": role, "content": text });
+    if format != Format::LangChain {
+        return message;
+    }
+    let class = if role == "user" {
+        "HumanMessage"
+    } else {
+        "AIMessage"
+    };
+    serde_json::json!({ "lc": 1, "type": "constructor", "id": ["langchain_core", "messages", class], "kwargs": { "content": text } })
+}

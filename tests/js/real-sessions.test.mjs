@@ -44,7 +44,7 @@ after(async () => {
 
 test("the suite holds at least 20 real sessions, and at least 3 of each format", () => {
   assert.ok(sessions.length >= 20, `${sessions.length} sessions`);
-  for (const format of ["openai-chat", "anthropic", "openai-responses", "ai-sdk"]) {
+  for (const format of ["openai-chat", "anthropic", "openai-responses", "ai-sdk", "langchain"]) {
     assert.ok(sessions.filter((s) => s.format === format).length >= 3, format);
   }
   // Gemini: two gemini-cli checkpoints so far.
@@ -267,6 +267,9 @@ function orphans(messages, format) {
     if (format === "openai-chat") {
       for (const call of m.tool_calls ?? []) open(call.id);
       if (m.role === "tool") answer(m.tool_call_id);
+    } else if (format === "langchain") {
+      for (const call of m.kwargs.tool_calls ?? []) open(call.id);
+      if (/^ToolMessage/.test(m.id.at(-1))) answer(m.kwargs.tool_call_id);
     } else if (format === "openai-responses") {
       if (/_call$/.test(m.type ?? "") && m.call_id) open(m.call_id);
       if (/_call_output$/.test(m.type ?? "") && m.call_id) answer(m.call_id);

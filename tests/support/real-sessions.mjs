@@ -8,9 +8,10 @@
  *
  *   { name, format, kind, source, messages, usage }
  *
- * - `format`: "openai-chat" | "anthropic" | "openai-responses" | "ai-sdk" | "gemini".
+ * - `format`: one of MESSAGE_FORMATS.
  * - `kind`: the agent that wrote the file ("swe-agent", "mini-swe-agent",
- *   "claude-code", "codex", "codex-legacy", "ai-sdk-devtools", "gemini-cli").
+ *   "claude-code", "codex", "codex-legacy", "ai-sdk-devtools", "gemini-cli",
+ *   "langgraph-stream").
  * - `source`: "owner/name@commit:path" of the file in its repository.
  * - `messages`: the history as the agent stores (and sends) it, with the least
  *   conversion; the per-kind extractor below says what, if anything, changed.
@@ -150,6 +151,13 @@ const FILES = [
     read: geminiCliCheckpoint,
     source: `minwookhan/ksl@03e7d3b6c3199bec35803c692758f8dd2642e86f:${path}`,
   })),
+  {
+    file: "vercel-ai-langgraph-fixtures.json",
+    format: "langchain",
+    kind: "langgraph-stream",
+    read: langgraphStream,
+    source: "vercel/ai@ed857f50f112e23930b0c2dd8d532cc8bebbc911:packages/langchain/src/__fixtures__/langgraph.ts",
+  },
 ];
 
 /** Every session in tests/sessions/, in the order of FILES. */
@@ -357,6 +365,19 @@ function codexLegacy(text) {
  * of the run's last step, unchanged (each earlier step's prompt is a prefix of
  * it). The steps' `usage` is recorded as empty objects, so usage is undefined.
  */
+/**
+ * Recorded LangGraph.js `stream` outputs (`[mode, payload]` events) of a
+ * createAgent graph, one recording per key: the session is the graph state's
+ * `messages` (serialised LangChain messages) of the recording's last `values`
+ * event that has them, as a checkpoint stores it.
+ */
+function langgraphStream(text) {
+  return Object.entries(JSON.parse(text)).map(([name, events]) => {
+    const states = events.filter(([mode, payload]) => mode === "values" && Array.isArray(payload.messages));
+    return { suffix: name.toLowerCase().replaceAll("_", "-"), messages: states.at(-1)[1].messages };
+  });
+}
+
 function aiSdkDevtools(text, entry) {
   const { steps } = JSON.parse(text);
   return entry.runs.map((runId) => {

@@ -20,6 +20,12 @@ import {
   type AiSdk4Part,
   type GeminiContent,
   type GeminiPart,
+  type LangChainContentBlock,
+  type LangChainMessage,
+  type LangChainMessageFields,
+  type LangChainMessageInstance,
+  type LangChainSerializedMessage,
+  type LangChainToolCall,
 } from "kram-compaction";
 
 const output: AiSdkToolResultOutput = { type: "content", value: [{ type: "media", data: "iVBOR", mediaType: "image/png" }] };
@@ -100,3 +106,15 @@ const readyAnthropic: AnthropicMessage[] = requestReady(anthropic);
 const readyResponses: ResponsesItem[] = requestReady(responses, { format: "openai-responses" });
 // @ts-expect-error not an array of messages
 requestReady("hello");
+
+// LangChain.js messages, serialised and live.
+const langchainBlock: LangChainContentBlock = { type: "image_url", image_url: { url: "data:image/png;base64,iVBOR" } };
+const langchainCall: LangChainToolCall = { id: "call_1", name: "bash", args: { command: "ls" } };
+const langchainFields: LangChainMessageFields = { content: [{ type: "text", text: "hi" }, langchainBlock], tool_calls: [langchainCall] };
+const serialisedMessage: LangChainSerializedMessage = { lc: 1, type: "constructor", id: ["langchain_core", "messages", "AIMessage"], kwargs: langchainFields };
+declare const liveMessage: LangChainMessageInstance;
+const langchain: LangChainMessage[] = pruneForModel([serialisedMessage, liveMessage]);
+const langchainTokens: number = estimateTokens(langchain, { format: "langchain" });
+// @ts-expect-error a serialised message's type is "constructor"
+const notSerialised: LangChainSerializedMessage = { lc: 1, type: "human", id: [], kwargs: {} };
+export { langchainTokens, notSerialised };

@@ -5,6 +5,8 @@ import type { Message as AnthropicReply, MessageParam } from "@anthropic-ai/sdk/
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { Content } from "@google/genai";
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { SerializedConstructor } from "@langchain/core/load/serializable";
 import { effectiveHistory, emergencyPrune, estimateTokens, needsCompaction, pruneForModel, describeMessages, requestReady } from "kram-compaction";
 
 declare const aiSdk: ModelMessage[];
@@ -32,3 +34,13 @@ export { g, geminiTokens };
 declare const stored: (MessageParam | AnthropicReply)[];
 const storedTokens: number = estimateTokens(stored);
 const ready: (MessageParam | AnthropicReply)[] = requestReady(emergencyPrune(stored, 60_000));
+
+// LangChain.js: live messages (any BaseMessage subclass) and serialised ones
+// (JSON.stringify, LangGraph checkpoints) go in and come back as they are.
+declare const langchain: BaseMessage[];
+declare const tools: ToolMessage[];
+declare const serialised: SerializedConstructor[];
+const lc: BaseMessage[] = pruneForModel(effectiveHistory(langchain), { format: "langchain" });
+const lcTools: ToolMessage[] = emergencyPrune(tools, 60_000);
+const lcStored: SerializedConstructor[] = pruneForModel(serialised);
+export { lc, lcTools, lcStored };

@@ -1,0 +1,407 @@
+//! LangChain.js messages (`@langchain/core/messages`), serialised as
+//! `JSON.stringify` and LangGraph checkpoints store them:
+//! `{ lc: 1, type: "constructor", id: [..., "ToolMessage"], kwargs: { content,
+//! tool_calls, tool_call_id, ... } }`, and live, as instances of those classes
+//! (`content`, `tool_calls`, ... and `type`, `"human"`, `"ai"`, ..., are own
+//! fields of an instance, beside `lc_kwargs`, the constructor's fields). The
+//! message's fields are its `kwargs` or the instance's own; its class (the
+//! last element of `id`) or `type` is its role. Tool calls are the
+//! `tool_calls` (`{ id, name, args }`) of an AI message; a tool result is a
+//! `ToolMessage` whose `content` is the payload, paired by `tool_call_id`.
+
+use crate::content::{Block, Content};
+use crate::error::InputError;
+use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::shared::{
+    has, is_marker, json_text, string_field, tag_candidate, tagged, type_name, untagged,
+    ATTACHMENT_MILLI,
+};
+use crate::formats::At;
+use crate::json::{object, Json};
+use crate::node::{Kind, Node};
+use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+
+/// The message classes of `@langchain/core/messages` (and their chunks), by
+/// the `type` each one's instances have (`"human"`, `"ai"`, ...).
+const CLASSES: &[(&str, &str)] = &[
+    ("HumanMessage", "human"),
+    ("HumanMessageChunk", "human"),
+    ("AIMessage", "ai"),
+    ("AIMessageChunk", "ai"),
+    ("ToolMessage", "tool"),
+    ("ToolMessageChunk", "tool"),
+    ("SystemMessage", "system"),
+    ("SystemMessageChunk", "system"),
+    ("ChatMessage", "generic"),
+    ("ChatMessageChunk", "generic"),
+    ("FunctionMessage", "function"),
+    ("FunctionMessageChunk", "function"),
+    ("RemoveMessage", "remove"),
+];
+
+/// The fields of a serialised message: `kwargs`, named so in errors.
+const KWARGS: &str = "kwargs";
+/// The constructor's fields a live instance keeps (LangChain's
+/// `Serializable`); it marks a message as live.
+const LIVE_KWARGS: &str = "lc_kwargs";
+
+/// Where a message's fields are: `kwargs` of a serialised message, the
+/// instance itself for a live one; and how errors name them (`kwargs.`).
+struct Body<'a, N> {
+    message: &'a N,
+    /// A serialised message's `kwargs`; `None` for a live one.
+    kwargs: Option<N>,
+    prefix: &'static str,
+    live: bool,
+}
+
+impl<N: Node> Body<'_, N> {
+    fn fields(&self) -> &N {
+        self.kwargs.as_ref().unwrap_or(self.message)
+    }
+
+    fn field(&self, key: &str) -> String {
+        format!("{}{key}", self.prefix)
+    }
+
+    /// Where `key` is, from the message, for an edit.
+    fn path(&self, key: &'static str) -> Vec<PathStep> {
+        if self.live {
+            vec![PathStep::Key(key)]
+        } else {
+            vec![PathStep::Key(KWARGS), PathStep::Key(key)]
+        }
+    }
+}
+
+fn body<'a, N: Node>(message: &'a N, at: &At) -> Result<Body<'a, N>, InputError> {
+    if message.kind() != Kind::Object {
+        return Err(at.type_error("", "a message object", message.kind()));
+    }
+    if has(message, LIVE_KWARGS) {
+        return Ok(Body {
+            message,
+            kwargs: None,
+            prefix: "",
+            live: true,
+        });
+    }
+    match at.get(message, KWARGS, KWARGS)? {
+        Some(kwargs) if kwargs.kind() == Kind::Object => Ok(Body {
+            message,
+            kwargs: Some(kwargs),
+            prefix: "kwargs.",
+            live: false,
+        }),
+        other => {
+            let got = other.map_or(Kind::Undefined, |o| o.kind());
+            Err(at.type_error(KWARGS, "an object", got))
+        }
+    }
+}
+
+/// A serialised message, `{ lc: 1, type: "constructor", id: [...], kwargs:
+/// {...} }`, or a live one, with `lc_kwargs` and a string `type`; `Some` says
+/// what does not fit.
+pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    if has(message, LIVE_KWARGS) {
+        let kwargs = message.field(LIVE_KWARGS).ok().flatten();
+        if kwargs.map(|k| k.kind()) != Some(Kind::Object) {
+            return Some("its field `lc_kwargs`, which is not an object".to_string());
+        }
+        return match string_field(message, "type") {
+            Some(kind) if kind != "constructor" => None,
+            _ => Some("its field `type`, which is not a message type".to_string()),
+        };
+    }
+    let lc = message.field("lc").ok().flatten();
+    if lc.and_then(|lc| lc.number()) != Some(1.0) {
+        return Some("its field `lc`, which is not 1".to_string());
+    }
+    if string_field(message, "type").as_deref() != Some("constructor") {
+        return Some("its field `type`, which is not \"constructor\"".to_string());
+    }
+    let kwargs = message.field(KWARGS).ok().flatten();
+    if kwargs.map(|k| k.kind()) != Some(Kind::Object) {
+        return Some("its field `kwargs`, which is not an object".to_string());
+    }
+    None
+}
+
+/// Whether a message carries LangChain's serialised or live fields, which no
+/// other format has: those formats refuse it, so it is never misread.
+pub fn has_langchain_fields<N: Node>(message: &N) -> Option<String> {
+    ["lc", "kwargs", "lc_kwargs"]
+        .into_iter()
+        .find(|key| has(message, key))
+        .map(|key| format!("its field `{key}`"))
+}
+
+/// The message type (`"human"`, `"ai"`, ...): a live instance's `type`, or
+/// that of the class a serialised one names last in its `id`.
+fn message_type<N: Node>(message: &N, body: &Body<'_, N>, at: &At) -> Result<String, InputError> {
+    if body.live {
+        return at.required_string(message, "type", "type");
+    }
+    let Some(id) = at.get(message, "id", "id")? else {
+        return Err(at.type_error("id", "an array of strings", Kind::Undefined));
+    };
+    let Some(len) = id.array_len().filter(|len| *len > 0) else {
+        return Err(at.type_error("id", "a non-empty array of strings", id.kind()));
+    };
+    let field = format!("id[{}]", len - 1);
+    let last = at.item(&id, &field, len - 1)?;
+    let Some(class) = last.text() else {
+        return Err(at.type_error(&field, "a string", last.kind()));
+    };
+    Ok(CLASSES
+        .iter()
+        .find(|(name, _)| *name == class)
+        .map_or("unknown", |(_, kind)| *kind)
+        .to_string())
+}
+
+/// A message's type and its role for the history rules; a `ChatMessage`'s
+/// role is its `role` field.
+fn role_of<N: Node>(
+    message: &N,
+    body: &Body<'_, N>,
+    at: &At,
+) -> Result<(String, RoleKind), InputError> {
+    let kind = message_type(message, body, at)?;
+    let role = match kind.as_str() {
+        "human" => RoleKind::User,
+        "ai" => RoleKind::Assistant,
+        "tool" | "function" => RoleKind::Tool,
+        "system" => RoleKind::System,
+        "generic" => {
+            let role = at.string(body.fields(), &body.field("role"), "role")?;
+            match role
+                .and_then(|r| r.text().map(|t| t.into_owned()))
+                .as_deref()
+            {
+                Some("user" | "human") => RoleKind::User,
+                Some("assistant" | "ai") => RoleKind::Assistant,
+                Some("system") => RoleKind::System,
+                _ => RoleKind::SystemLike,
+            }
+        }
+        _ => RoleKind::SystemLike,
+    };
+    Ok((kind, role))
+}
+
+/// The marker-tag role name the shared rules use for a LangChain type.
+fn tag_role(role: RoleKind) -> &'static str {
+    match role {
+        RoleKind::User => "user",
+        RoleKind::System => "system",
+        _ => "assistant",
+    }
+}
+
+pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+    let body = body(message, at)?;
+    let (kind, role) = role_of(message, &body, at)?;
+    let mut view = MessageView::empty(role);
+    let kwargs = body.fields();
+    let content = at.get(kwargs, &body.field("content"), "content")?;
+    let mut milli = 0;
+    let mut cleared = false;
+    match &content {
+        Some(text) if text.kind() == Kind::String => {
+            let (text_milli, is_placeholder) = at.payload(text);
+            milli += text_milli;
+            cleared = is_placeholder;
+        }
+        Some(parts) if parts.kind() == Kind::Array => milli += parts_milli(parts, &body, at)?,
+        None => {}
+        Some(other) => {
+            return Err(at.type_error(
+                &body.field("content"),
+                "a string or an array of content blocks",
+                other.kind(),
+            ))
+        }
+    }
+    let content_milli = milli;
+
+    let calls_field = body.field("tool_calls");
+    if let Some(calls) = at.get(kwargs, &calls_field, "tool_calls")? {
+        let Some(len) = calls.array_len() else {
+            return Err(at.type_error(&calls_field, "an array", calls.kind()));
+        };
+        for i in 0..len {
+            let field = format!("{calls_field}[{i}]");
+            let call = at.item(&calls, &field, i)?;
+            if call.kind() != Kind::Object {
+                return Err(at.type_error(&field, "a tool call object", call.kind()));
+            }
+            view.opens
+                .push(at.required_string(&call, &format!("{field}.id"), "id")?);
+            if let Some(name) = at.string(&call, &format!("{field}.name"), "name")? {
+                milli += at.text_milli(&name);
+            }
+            if let Some(args) = at.get(&call, &format!("{field}.args"), "args")? {
+                milli += at.json_milli(&args);
+            }
+        }
+    }
+
+    if kind == "tool" {
+        let id = at.required_string(kwargs, &body.field("tool_call_id"), "tool_call_id")?;
+        view.answers.push(id);
+        if content.is_some() {
+            view.tool_results.push(ToolResult {
+                tokens: estimate::milli_to_tokens(content_milli),
+                cleared,
+                path: body.path("content"),
+                replacement: Replacement::Placeholder,
+            });
+        }
+    }
+
+    let first = tag_candidate(tag_role(role), content.as_ref());
+    view.is_marker = is_marker(tag_role(role), None, first.as_deref());
+    if view.is_marker {
+        view.role = RoleKind::System;
+    }
+    view.starts_user_turn = view.role == RoleKind::User;
+    view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
+    Ok(view)
+}
+
+/// The kinds of content block that are an attachment: OpenAI's `image_url`
+/// and `input_audio`, LangChain's data blocks and standard blocks (`image`,
+/// `audio`, `video`, `file`), Anthropic's `document`.
+const ATTACHMENTS: &[&str] = &[
+    "image_url",
+    "input_audio",
+    "image",
+    "audio",
+    "video",
+    "file",
+    "document",
+];
+
+/// Text blocks count by their text, attachments the fixed cost, anything
+/// else (provider blocks such as `tool_use` or `thinking`) by its JSON.
+fn parts_milli<N: Node>(parts: &N, body: &Body<'_, N>, at: &At) -> Result<u64, InputError> {
+    let mut milli = 0;
+    for i in 0..parts.array_len().unwrap_or(0) {
+        let field = format!("{}[{i}]", body.field("content"));
+        let part = at.item(parts, &field, i)?;
+        if part.kind() == Kind::String {
+            milli += at.text_milli(&part);
+            continue;
+        }
+        if part.kind() != Kind::Object {
+            return Err(at.type_error(&field, "a content block object", part.kind()));
+        }
+        let kind = at.required_string(&part, &format!("{field}.type"), "type")?;
+        let text = at.string(&part, &format!("{field}.text"), "text")?;
+        milli += match (kind.as_str(), text) {
+            ("text", Some(text)) => at.text_milli(&text),
+            (kind, _) if ATTACHMENTS.contains(&kind) => ATTACHMENT_MILLI,
+            _ => at.json_milli(&part),
+        };
+    }
+    Ok(milli)
+}
+
+/// The marker: a serialised `HumanMessage` whose content is the tagged
+/// summary. A human message, not a system one: LangChain's Anthropic
+/// integration allows system messages only first, and the marker follows
+/// the instructions.
+pub fn marker(text: &str) -> Json {
+    object([
+        ("lc", Json::Int(1)),
+        ("type", "constructor".into()),
+        (
+            "id",
+            Json::Arr(vec![
+                "langchain_core".into(),
+                "messages".into(),
+                "HumanMessage".into(),
+            ]),
+        ),
+        (
+            KWARGS,
+            object([
+                ("content", tagged(text).into()),
+                ("additional_kwargs", object([])),
+                ("response_metadata", object([])),
+            ]),
+        ),
+    ])
+}
+
+/// The content blocks of a message, for the transcript. Call `view` first.
+pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
+    let body = body(message, at)?;
+    let (kind, role) = role_of(message, &body, at)?;
+    let kwargs = body.fields();
+    let content = kwargs.field("content").ok().flatten();
+    let mut texts = Vec::new();
+    if let Some(content) = &content {
+        if let Some(text) = content.text() {
+            texts.push(Block::Text(untagged(&text).to_string()));
+        }
+        for part in (0..content.array_len().unwrap_or(0)).filter_map(|i| content.item(i).ok()) {
+            if let Some(text) = part.text() {
+                texts.push(Block::Text(text.into_owned()));
+                continue;
+            }
+            match type_name(&part).as_deref() {
+                Some("text") => texts.push(Block::Text(
+                    untagged(&string_field(&part, "text").unwrap_or_default()).to_string(),
+                )),
+                Some(other) => texts.push(Block::Attachment(other.to_string())),
+                None => {}
+            }
+        }
+    }
+    let mut blocks = Vec::new();
+    if kind == "tool" {
+        let output = crate::join::join(
+            texts.iter().filter_map(|block| match block {
+                Block::Text(text) => Some(text.as_str()),
+                _ => None,
+            }),
+            "\n",
+        );
+        let status = string_field(kwargs, "status");
+        blocks.push(Block::ToolResult {
+            id: string_field(kwargs, "tool_call_id").unwrap_or_default(),
+            output,
+            is_error: status.as_deref() == Some("error"),
+        });
+    } else {
+        blocks.extend(texts);
+    }
+    if let Some(calls) = kwargs.field("tool_calls").ok().flatten() {
+        for call in (0..calls.array_len().unwrap_or(0)).filter_map(|i| calls.item(i).ok()) {
+            blocks.push(Block::ToolCall {
+                id: string_field(&call, "id").unwrap_or_default(),
+                name: string_field(&call, "name").unwrap_or_default(),
+                arguments: call
+                    .field("args")
+                    .ok()
+                    .flatten()
+                    .map(|args| json_text(&args))
+                    .unwrap_or_default(),
+            });
+        }
+    }
+    let role_name = match role {
+        RoleKind::User => "user",
+        RoleKind::Assistant => "assistant",
+        RoleKind::Tool => "tool",
+        RoleKind::System => "system",
+        RoleKind::SystemLike => "system",
+    };
+    Ok(Content {
+        role: role_name.to_string(),
+        blocks,
+    })
+}
