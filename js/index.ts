@@ -26,6 +26,7 @@ export type {
   LangChainMessageFields,
   LangChainContentBlock,
   LangChainToolCall,
+  OllamaMessage,
   FormatOptions,
   PruneOptions,
   SummaryOptions,

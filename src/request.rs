@@ -74,7 +74,8 @@ pub fn request_fixes<N: Node>(
                 | Format::AiSdk4
                 | Format::OpenAiResponses
                 | Format::Gemini
-                | Format::LangChain => {}
+                | Format::LangChain
+                | Format::Ollama => {}
             }
             Ok(fix)
         })

@@ -60,7 +60,7 @@ fn build(format: Format, steps: &[Step]) -> Session {
         Format::OpenAiChat => s
             .messages
             .push(json!({ "role": "system", "content": "Be careful." })),
-        Format::AiSdk | Format::AiSdk4 => s
+        Format::AiSdk | Format::AiSdk4 | Format::Ollama => s
             .messages
             .push(json!({ "role": "system", "content": "Be careful." })),
         Format::OpenAiResponses => s
@@ -106,6 +106,7 @@ fn build(format: Format, steps: &[Step]) -> Session {
                     Format::AiSdk => messages.push(json!({ "role": "assistant", "content": [
                         { "type": "reasoning", "text": "hmm", "providerOptions": { "anthropic": { "signature": "sig" } } },
                         { "type": "text", "text": text }] })),
+                    Format::Ollama => messages.push(json!({ "role": "assistant", "content": text, "thinking": "hmm" })),
                     Format::AiSdk4 => messages.push(json!({ "role": "assistant", "content": [
                         { "type": "reasoning", "text": "hmm" },
                         { "type": "redacted-reasoning", "data": "EmwKAhgBEgy3va3pzix" },
@@ -148,6 +149,17 @@ fn write_tools(
     let calls = ids.iter();
     let outputs = ids.iter().zip(results);
     match format {
+        Format::Ollama => {
+            let calls: Vec<Value> = calls
+                .map(|_| json!({ "function": { "name": "read", "arguments": { "path": "a.rs" } } }))
+                .collect();
+            messages.push(json!({ "role": "assistant", "content": "", "tool_calls": calls }));
+            for (lines, _) in results {
+                messages.push(
+                    json!({ "role": "tool", "content": output_text(*lines), "tool_name": "read" }),
+                );
+            }
+        }
         Format::OpenAiChat => {
             let calls: Vec<Value> = calls.map(|id| json!({ "id": id, "type": "function", "function": { "name": "read", "arguments": "{\"path\":\"a.rs\"}" } })).collect();
             messages.push(json!({ "role": "assistant", "content": null, "tool_calls": calls }));
@@ -256,7 +268,7 @@ fn langchain(class: &str, kwargs: Value) -> Value {
 fn payloads(format: Format, message: &Value) -> Vec<(String, Value)> {
     let mut found = Vec::new();
     match format {
-        Format::OpenAiChat if message["role"] == "tool" => {
+        Format::OpenAiChat | Format::Ollama if message["role"] == "tool" => {
             found.push(("/content".to_string(), message["content"].clone()))
         }
         Format::AiSdk | Format::AiSdk4 | Format::Anthropic => {
@@ -329,6 +341,39 @@ fn without_payloads(format: Format, message: &Value) -> Value {
 }
 
 /// Call ids with no result and result ids with no call, read independently.
+/// Ollama's calls have no ids: the tool messages right after an assistant
+/// message with `tool_calls` answer them in order.
+fn ollama_calls_and_results(
+    messages: &[Value],
+    calls: &mut HashSet<String>,
+    results: &mut HashSet<String>,
+) {
+    let mut pending: Vec<String> = Vec::new();
+    for (position, message) in messages.iter().enumerate() {
+        let ollama_calls = message["tool_calls"]
+            .as_array()
+            .filter(|c| c.iter().all(|c| c["id"].is_null()));
+        if let Some(list) = ollama_calls.filter(|c| !c.is_empty()) {
+            pending = (0..list.len())
+                .rev()
+                .map(|i| format!("ollama {position}:{i}"))
+                .collect();
+            calls.extend(pending.iter().cloned());
+        } else if message["role"] == "tool"
+            && message["content"].is_string()
+            && message["tool_call_id"].is_null()
+        {
+            results.insert(
+                pending
+                    .pop()
+                    .unwrap_or_else(|| format!("ollama orphan {position}")),
+            );
+        } else {
+            pending.clear();
+        }
+    }
+}
+
 fn orphans(messages: &[Value]) -> (HashSet<String>, HashSet<String>) {
     let mut calls = HashSet::new();
     let mut results = HashSet::new();
@@ -359,6 +404,7 @@ fn orphans(messages: &[Value]) -> (HashSet<String>, HashSet<String>) {
         }
     }
     gemini_calls_and_results(messages, &mut calls, &mut results);
+    ollama_calls_and_results(messages, &mut calls, &mut results);
     (&calls - &results, &results - &calls)
 }
 

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const MESSAGE_TYPES: &'static str = r#"
 /** The formats a history can be in; found from the history, or forced. */
-export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses" | "ai-sdk-4" | "gemini" | "langchain";
+export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses" | "ai-sdk-4" | "gemini" | "langchain" | "ollama";
 
 // The message types name the fields the package reads and leave the rest
 // open: no index signatures, so the SDKs' own interfaces (the AI SDK's
@@ -204,8 +204,22 @@ export interface LangChainMessageInstance extends LangChainMessageFields {
 /** A LangChain.js message, serialised or live. */
 export type LangChainMessage = LangChainSerializedMessage | LangChainMessageInstance;
 
+/**
+ * An Ollama `/api/chat` message (`Message` in the ollama client). Tool calls
+ * have no id: the tool messages right after an assistant message answer its
+ * calls in order. Pruning replaces a tool message's `content`.
+ */
+export interface OllamaMessage {
+  role: "system" | "user" | "assistant" | "tool" | (string & {});
+  content: string;
+  thinking?: string;
+  images?: readonly (string | Uint8Array)[];
+  tool_calls?: readonly { function: { name: string; arguments: object } }[];
+  tool_name?: string;
+}
+
 /** A message of any supported format. */
-export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem | AiSdk4Message | GeminiContent | LangChainMessage;
+export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem | AiSdk4Message | GeminiContent | LangChainMessage | OllamaMessage;
 
 /** Options every history function takes. */
 export interface FormatOptions {

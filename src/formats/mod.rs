@@ -7,6 +7,7 @@ pub mod ai_sdk_4;
 pub mod anthropic;
 pub mod gemini;
 pub mod langchain;
+pub mod ollama;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod shared;
@@ -29,6 +30,7 @@ pub enum Format {
     AiSdk4,
     Gemini,
     LangChain,
+    Ollama,
 }
 
 /// Every format, in the order preferred when a history fits several (a
@@ -41,6 +43,7 @@ pub const ALL_FORMATS: &[Format] = &[
     Format::AiSdk4,
     Format::Gemini,
     Format::LangChain,
+    Format::Ollama,
 ];
 
 impl Format {
@@ -54,6 +57,7 @@ impl Format {
             Format::AiSdk4 => "ai-sdk-4",
             Format::Gemini => "gemini",
             Format::LangChain => "langchain",
+            Format::Ollama => "ollama",
         }
     }
 
@@ -85,6 +89,7 @@ impl Format {
             Format::AiSdk4 => ai_sdk_4::misfit(message),
             Format::Gemini => gemini::misfit(message),
             Format::LangChain => langchain::misfit(message),
+            Format::Ollama => ollama::misfit(message),
         }
     }
 
@@ -107,6 +112,7 @@ impl Format {
             Format::AiSdk4 => ai_sdk_4::view(message, at),
             Format::Gemini => gemini::view(message, at),
             Format::LangChain => langchain::view(message, at),
+            Format::Ollama => ollama::view(message, at),
         }
     }
 
@@ -120,6 +126,7 @@ impl Format {
             Format::AiSdk4 => ai_sdk_4::content(message, at),
             Format::Gemini => gemini::content(message, at),
             Format::LangChain => langchain::content(message, at),
+            Format::Ollama => ollama::content(message, at),
         }
     }
 
@@ -138,6 +145,7 @@ impl Format {
             Format::AiSdk4 => ai_sdk_4::marker(text),
             Format::Gemini => gemini::marker(text),
             Format::LangChain => langchain::marker(text),
+            Format::Ollama => ollama::marker(text),
         }
     }
 }
@@ -389,6 +397,10 @@ fn read<N: Node>(
         recall.memo.finish_read();
     }
     drop_earlier_reasoning(&mut views);
+    // Ollama's calls have no ids: they pair with results by position.
+    if format == Format::Ollama {
+        ollama::pair_by_position(&mut views);
+    }
     Ok((format, views))
 }
 

@@ -44,6 +44,9 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
     if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
         return Some(why);
     }
+    if let Some(why) = crate::formats::ollama::ollama_field_misfit(message) {
+        return Some(why);
+    }
     match message.field("type") {
         Ok(Some(kind)) if kind.text().as_deref() == Some("message") => message_misfit(message),
         Ok(Some(kind)) if kind.kind() == Kind::String => None,

@@ -196,6 +196,9 @@ pub fn untyped_role<N: Node>(message: &N) -> Result<String, String> {
     if let Some(key) = ["type", "parts"].into_iter().find(|key| has(message, key)) {
         return Err(format!("its field `{key}`"));
     }
+    if let Some(why) = crate::formats::ollama::ollama_field_misfit(message) {
+        return Err(why);
+    }
     string_field(message, "role").ok_or_else(|| "its `role`, which is not a string".to_string())
 }
 

@@ -30,6 +30,7 @@ const markers = {
   "openai-responses": { type: "message", role: "user", content: [{ type: "input_text", text: TAGGED }] },
   "ai-sdk-4": { role: "user", content: [{ type: "text", text: TAGGED }] },
   gemini: { role: "user", parts: [{ text: TAGGED }] },
+  ollama: { role: "user", content: TAGGED },
   langchain: { lc: 1, type: "constructor", id: ["langchain_core", "messages", "HumanMessage"], kwargs: { content: TAGGED } },
 };
 

@@ -22,6 +22,7 @@ import {
   type GeminiPart,
   type LangChainContentBlock,
   type LangChainMessage,
+  type OllamaMessage,
   type LangChainMessageFields,
   type LangChainMessageInstance,
   type LangChainSerializedMessage,
@@ -55,6 +56,15 @@ const aiSdk4: AiSdk4Message[] = [
 const v4: AiSdk4Message[] = pruneForModel(aiSdk4, { format: "ai-sdk-4" });
 // @ts-expect-error an AI SDK 4 tool call has args, not a string input
 const v4Wrong: AiSdk4Part = { type: "tool-call", toolCallId: "c", toolName: "t", args: {}, input: "x" };
+
+const ollamaHistory: OllamaMessage[] = [
+  { role: "user", content: "Read a.ts", images: ["iVBOR"] },
+  { role: "assistant", content: "", thinking: "Read it first.", tool_calls: [{ function: { name: "read_file", arguments: { path: "a.ts" } } }] },
+  { role: "tool", content: "export const a = 1;", tool_name: "read_file" },
+];
+const ollamaOut: OllamaMessage[] = emergencyPrune(pruneForModel(ollamaHistory, { format: "ollama" }), 1_000);
+// @ts-expect-error an Ollama message's content is a string
+const ollamaWrong: OllamaMessage = { role: "user", content: [{ type: "text", text: "hi" }] };
 
 const anthropic: AnthropicMessage[] = [
   { role: "user", content: [{ type: "text", text: "Read the file", cache_control: { type: "ephemeral" } }] },

@@ -7,6 +7,7 @@ import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { Content } from "@google/genai";
 import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { SerializedConstructor } from "@langchain/core/load/serializable";
+import type { Message as OllamaClientMessage } from "ollama";
 import { effectiveHistory, emergencyPrune, estimateTokens, needsCompaction, pruneForModel, describeMessages, requestReady } from "kram-compaction";
 
 declare const aiSdk: ModelMessage[];
@@ -44,3 +45,8 @@ const lc: BaseMessage[] = pruneForModel(effectiveHistory(langchain), { format: "
 const lcTools: ToolMessage[] = emergencyPrune(tools, 60_000);
 const lcStored: SerializedConstructor[] = pruneForModel(serialised);
 export { lc, lcTools, lcStored };
+
+// Ollama: the ollama client's own Message goes in and comes back as itself.
+declare const ollamaChat: OllamaClientMessage[];
+const ollama: OllamaClientMessage[] = pruneForModel(effectiveHistory(ollamaChat), { format: "ollama" });
+export { ollama };

@@ -1,0 +1,262 @@
+//! Ollama's native `/api/chat` messages, as the `ollama` npm client types
+//! them: `{ role, content, thinking?, images?, tool_calls?, tool_name? }`. A
+//! tool call is `{ function: { name, arguments } }` with no id, and a tool
+//! result is a `role: "tool"` message whose `content` is the payload, named
+//! by `tool_name`.
+//!
+//! Calls and results pair by position, as Ollama's chat templates render
+//! them: the tool messages directly after an assistant message with
+//! `tool_calls` answer its calls in order. `tool_name`, and the `id` and
+//! `tool_call_id` newer servers add, are not needed for the pairing; a
+//! result beyond the calls answers none and is kept where it is, as an
+//! orphan of any format is.
+
+use crate::content::{Block, Content};
+use crate::error::InputError;
+use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::shared::{
+    has, is_marker, json_text, role_misfit, string_field, untagged, ATTACHMENT_MILLI,
+};
+use crate::formats::At;
+use crate::node::{Kind, Node};
+use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+
+/// The fields that only Ollama messages have, beside a role and a string
+/// content: the other formats refuse a message with one of them.
+pub const OLLAMA_FIELDS: &[&str] = &["images", "thinking", "tool_name"];
+
+/// What a tool call without an id stands for until `pair_by_position` gives
+/// it one.
+const UNPAIRED: &str = "";
+
+/// The four roles, a string content (or none beside tool calls), no `type`
+/// or `name`, and tool calls whose arguments are an object (OpenAI Chat's
+/// are a JSON string).
+pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+        return Some(why);
+    }
+    if let Some(key) = ["type", "parts", "name"]
+        .into_iter()
+        .find(|key| has(message, key))
+    {
+        return Some(format!("its field `{key}`"));
+    }
+    let role = match string_field(message, "role") {
+        Some(role) => role,
+        None => return Some("its `role`, which is not a string".to_string()),
+    };
+    if !matches!(role.as_str(), "system" | "user" | "assistant" | "tool") {
+        return Some(role_misfit(&role));
+    }
+    match message.field("content").ok().flatten().map(|c| c.kind()) {
+        None | Some(Kind::String) => {}
+        Some(_) => return Some("its content, which is not a string".to_string()),
+    }
+    let calls = message.field("tool_calls").ok().flatten()?;
+    let len = calls.array_len()?;
+    (0..len).find_map(|i| {
+        let arguments = arguments_of(&calls.item(i).ok()?)?;
+        (arguments.kind() == Kind::String)
+            .then(|| format!("its field `tool_calls[{i}].function.arguments`, which is a string"))
+    })
+}
+
+fn arguments_of<N: Node>(call: &N) -> Option<N> {
+    call.field("function")
+        .ok()
+        .flatten()?
+        .field("arguments")
+        .ok()
+        .flatten()
+}
+
+/// Whether a message is an Ollama one the other formats must not read: one
+/// of Ollama's own fields, or a tool call with no id or with an object as
+/// its arguments.
+pub fn ollama_field_misfit<N: Node>(message: &N) -> Option<String> {
+    if let Some(key) = OLLAMA_FIELDS.iter().find(|key| has(message, key)) {
+        return Some(format!("its field `{key}`"));
+    }
+    let calls = message.field("tool_calls").ok().flatten()?;
+    let len = calls.array_len()?;
+    (0..len).find_map(|i| {
+        let call = calls.item(i).ok()?;
+        let object_arguments = arguments_of(&call).is_some_and(|a| a.kind() == Kind::Object);
+        (call.kind() == Kind::Object && (!has(&call, "id") || object_arguments))
+            .then(|| format!("its field `tool_calls[{i}]`, an Ollama tool call"))
+    })
+}
+
+pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+    if message.kind() != Kind::Object {
+        return Err(at.type_error("", "a message object", message.kind()));
+    }
+    let role_name = at.required_string(message, "role", "role")?;
+    let role = match role_name.as_str() {
+        "system" => RoleKind::System,
+        "user" => RoleKind::User,
+        "assistant" => RoleKind::Assistant,
+        "tool" => RoleKind::Tool,
+        _ => RoleKind::SystemLike,
+    };
+    let mut view = MessageView::empty(role);
+    let mut milli = 0;
+    let content = at.string(message, "content", "content")?;
+    let mut payload = (0, false);
+    if let Some(content) = &content {
+        payload = at.payload(content);
+        milli += payload.0;
+    }
+    if let Some(thinking) = at.string(message, "thinking", "thinking")? {
+        milli += at.text_milli(&thinking);
+    }
+    if let Some(images) = at.get(message, "images", "images")? {
+        let Some(count) = images.array_len() else {
+            return Err(at.type_error("images", "an array", images.kind()));
+        };
+        milli += ATTACHMENT_MILLI * count as u64;
+    }
+    if let Some(calls) = at.get(message, "tool_calls", "tool_calls")? {
+        milli += calls_milli(&calls, at, &mut view)?;
+    }
+    if role == RoleKind::Tool {
+        if let Some(name) = at.string(message, "tool_name", "tool_name")? {
+            milli += at.text_milli(&name);
+        }
+        view.answers.push(UNPAIRED.to_string());
+        if content.is_some() {
+            view.tool_results.push(ToolResult {
+                tokens: estimate::milli_to_tokens(payload.0),
+                cleared: payload.1,
+                path: vec![PathStep::Key("content")],
+                replacement: Replacement::Placeholder,
+            });
+        }
+    }
+    let first = match role_name.as_str() {
+        "system" | "user" => content
+            .as_ref()
+            .and_then(|c| c.text().map(|t| t.into_owned())),
+        _ => None,
+    };
+    view.is_marker = is_marker(&role_name, None, first.as_deref());
+    if view.is_marker {
+        view.role = RoleKind::System;
+    }
+    view.starts_user_turn = view.role == RoleKind::User;
+    view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
+    Ok(view)
+}
+
+fn calls_milli<N: Node>(calls: &N, at: &At, view: &mut MessageView) -> Result<u64, InputError> {
+    let Some(len) = calls.array_len() else {
+        return Err(at.type_error("tool_calls", "an array", calls.kind()));
+    };
+    let mut milli = 0;
+    for i in 0..len {
+        let field = format!("tool_calls[{i}]");
+        let call = at.item(calls, &field, i)?;
+        if call.kind() != Kind::Object {
+            return Err(at.type_error(&field, "a tool call object", call.kind()));
+        }
+        let function_field = format!("{field}.function");
+        let function = match at.get(&call, &function_field, "function")? {
+            Some(function) if function.kind() == Kind::Object => function,
+            other => {
+                let got = other.map_or(Kind::Undefined, |f| f.kind());
+                return Err(at.type_error(&function_field, "an object", got));
+            }
+        };
+        let name =
+            at.required_string_value(&function, &format!("{function_field}.name"), "name")?;
+        milli += at.text_milli(&name);
+        if let Some(arguments) = at.get(
+            &function,
+            &format!("{function_field}.arguments"),
+            "arguments",
+        )? {
+            milli += at.json_milli(&arguments);
+        }
+        view.opens.push(UNPAIRED.to_string());
+    }
+    Ok(milli)
+}
+
+/// Gives each call and result an id by position: the results directly after
+/// an assistant message answer its calls in order (`"<message>:<call>"`). A
+/// result with no call left to answer gets an id no call has.
+pub fn pair_by_position(views: &mut [MessageView]) {
+    let mut open: Vec<String> = Vec::new();
+    for (index, view) in views.iter_mut().enumerate() {
+        if !view.opens.is_empty() {
+            open.clear();
+            for (call, id) in view.opens.iter_mut().enumerate() {
+                *id = format!("{index}:{call}");
+                open.push(id.clone());
+            }
+            open.reverse();
+        } else if view.role == RoleKind::Tool {
+            for id in &mut view.answers {
+                *id = open.pop().unwrap_or_else(|| format!("{index}:orphan"));
+            }
+        } else {
+            open.clear();
+        }
+    }
+}
+
+/// The marker: a user message holding the tagged summary. Chat templates
+/// render a system message where they like (many only the first one), so a
+/// user message is what every model sees in place.
+pub fn marker(text: &str) -> crate::json::Json {
+    use crate::json::object;
+    object([
+        ("role", "user".into()),
+        ("content", crate::formats::shared::tagged(text).into()),
+    ])
+}
+
+/// The content blocks of a message, for the transcript. Call `view` first.
+pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
+    let role = at.required_string(message, "role", "role")?;
+    let mut blocks = Vec::new();
+    if let Some(thinking) = string_field(message, "thinking") {
+        blocks.push(Block::Reasoning(thinking));
+    }
+    let text = string_field(message, "content").unwrap_or_default();
+    if role == "tool" {
+        blocks.push(Block::ToolResult {
+            id: string_field(message, "tool_name").unwrap_or_default(),
+            output: text,
+            is_error: false,
+        });
+    } else if !text.is_empty() {
+        blocks.push(Block::Text(untagged(&text).to_string()));
+    }
+    let images = message.field("images").ok().flatten();
+    for _ in 0..images.and_then(|i| i.array_len()).unwrap_or(0) {
+        blocks.push(Block::Attachment("image".to_string()));
+    }
+    let calls = message.field("tool_calls").ok().flatten();
+    for call in (0..calls.as_ref().and_then(|c| c.array_len()).unwrap_or(0))
+        .filter_map(|i| calls.as_ref()?.item(i).ok())
+    {
+        let function = call.field("function").ok().flatten();
+        let name = function
+            .as_ref()
+            .and_then(|f| string_field(f, "name"))
+            .unwrap_or_default();
+        let arguments = function
+            .and_then(|f| f.field("arguments").ok().flatten())
+            .map_or_else(String::new, |a| {
+                a.text().map_or_else(|| json_text(&a), |t| t.into_owned())
+            });
+        blocks.push(Block::ToolCall {
+            id: name.clone(),
+            name,
+            arguments,
+        });
+    }
+    Ok(Content { role, blocks })
+}
