@@ -27,6 +27,8 @@ export type {
   LangChainContentBlock,
   LangChainToolCall,
   OllamaMessage,
+  AiSdkUiMessage,
+  AiSdkUiPart,
   FormatOptions,
   PruneOptions,
   SummaryOptions,

@@ -41,6 +41,7 @@ mod tests {
             answers: vec![],
             tool_results: vec![],
             carried_reasoning: false,
+            earlier_step_results: 0,
         }
     }
 

@@ -65,23 +65,28 @@ pub fn protected_from(views: &[MessageView], turns: usize) -> usize {
 ///
 /// With `max_tokens`, when the history pruned so is still over it, the
 /// protected tail shrinks to the newest step (the newest model response and
-/// its results, or the newest user message if it came after): the same rule
-/// then reaches into the protected turns, which is what a single long task
-/// (one request, then a long tool loop) needs.
+/// its results, or the newest user message if it came after; in a UI message
+/// that holds a whole agent response, its newest step): the same rule then
+/// reaches into the protected turns, which is what a single long task (one
+/// request, then a long tool loop) needs.
 pub fn prune_plan(views: &[MessageView], options: &PruneOptions) -> Vec<Edit> {
     let by_turns = protected_from(views, options.protect_turns);
-    let plan = clear_before(views, by_turns, options);
+    let plan = clear_before(views, by_turns, options, false);
     let Some(max_tokens) = options.max_tokens else {
         return plan.edits;
     };
     let newest_step = cuts::newest_step(views);
-    if newest_step <= by_turns || plan.tokens_after(views, options) as f64 <= max_tokens {
+    let inner = views[newest_step.min(views.len())..]
+        .iter()
+        .any(|view| view.earlier_step_results > 0);
+    if (newest_step <= by_turns && !inner) || plan.tokens_after(views, options) as f64 <= max_tokens
+    {
         return plan.edits;
     }
-    clear_before(views, newest_step, options).edits
+    clear_before(views, newest_step, options, true).edits
 }
 
-/// The payloads to clear before `tail`, and the tokens they hold.
+/// The payloads to clear, and the tokens they hold.
 struct Clearing {
     edits: Vec<Edit>,
     savings: u64,
@@ -96,16 +101,29 @@ impl Clearing {
     }
 }
 
-fn clear_before(views: &[MessageView], tail: usize, options: &PruneOptions) -> Clearing {
+/// The payloads to clear before `tail`; with `inner_steps`, also those of
+/// the earlier steps of the messages from `tail` on (a UI message holds a
+/// whole agent response), which count first, being the newest.
+fn clear_before(
+    views: &[MessageView],
+    tail: usize,
+    options: &PruneOptions,
+    inner_steps: bool,
+) -> Clearing {
     let mut running: u64 = 0;
     let mut savings: u64 = 0;
     let mut edits = Vec::new();
-    for index in (0..tail).rev() {
+    for index in (0..views.len()).rev() {
         let view = &views[index];
         if view.is_marker {
             continue;
         }
-        for result in view.tool_results.iter().rev() {
+        let results = match (index < tail, inner_steps) {
+            (true, _) => &view.tool_results[..],
+            (false, true) => &view.tool_results[..view.earlier_step_results],
+            (false, false) => &[],
+        };
+        for result in results.iter().rev() {
             if result.cleared {
                 continue;
             }

@@ -69,8 +69,10 @@ pub fn request_fixes<N: Node>(
                         fix.only_id.push("audio");
                     }
                 }
-                // A Gemini reply's `candidates[0].content` is a `Content` as it is.
+                // A Gemini reply's `candidates[0].content` is a `Content` as
+                // it is; UI messages are sent through `convertToModelMessages`.
                 Format::AiSdk
+                | Format::AiSdkUi
                 | Format::AiSdk4
                 | Format::OpenAiResponses
                 | Format::Gemini

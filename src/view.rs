@@ -67,6 +67,10 @@ pub struct MessageView {
     /// message follows it (OpenAI Responses, for models before GPT-5.6): it
     /// counts nothing there.
     pub carried_reasoning: bool,
+    /// How many of `tool_results`, from the first, belong to an earlier step
+    /// than the message's last: a UI message holds a whole agent response,
+    /// and pruning that reaches into the newest step may clear these.
+    pub earlier_step_results: usize,
 }
 
 impl MessageView {
@@ -81,6 +85,7 @@ impl MessageView {
             answers: Vec::new(),
             tool_results: Vec::new(),
             carried_reasoning: false,
+            earlier_step_results: 0,
         }
     }
 }

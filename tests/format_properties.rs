@@ -63,6 +63,9 @@ fn build(format: Format, steps: &[Step]) -> Session {
         Format::AiSdk | Format::AiSdk4 | Format::Ollama => s
             .messages
             .push(json!({ "role": "system", "content": "Be careful." })),
+        Format::AiSdkUi => s.messages.push(
+            json!({ "id": "s0", "role": "system", "parts": [{ "type": "text", "text": "Be careful." }] }),
+        ),
         Format::OpenAiResponses => s
             .messages
             .push(json!({ "role": "developer", "content": "Be careful." })),
@@ -95,6 +98,7 @@ fn build(format: Format, steps: &[Step]) -> Session {
                     Format::Anthropic => json!({ "role": "user", "content": [{ "type": "text", "text": text, "cache_control": { "type": "ephemeral" } }] }),
                     Format::OpenAiResponses => json!({ "type": "message", "role": "user", "content": [{ "type": "input_text", "text": text }] }),
                     Format::Gemini => json!({ "role": "user", "parts": [{ "text": text }] }),
+                    Format::AiSdkUi => json!({ "id": format!("u{position}"), "role": "user", "parts": [{ "type": "text", "text": text }] }),
                     Format::LangChain => langchain("HumanMessage", json!({ "content": text, "id": format!("h{position}") })),
                     _ => json!({ "role": "user", "content": text }),
                 });
@@ -122,6 +126,10 @@ fn build(format: Format, steps: &[Step]) -> Session {
                         messages.push(json!({ "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": text, "annotations": [] }] }));
                     }
                     Format::LangChain => messages.push(langchain("AIMessage", json!({ "content": [{ "type": "text", "text": text }], "tool_calls": [], "response_metadata": {} }))),
+                    Format::AiSdkUi => messages.push(json!({ "id": format!("a{position}"), "role": "assistant", "parts": [
+                        { "type": "step-start" },
+                        { "type": "reasoning", "text": "hmm", "state": "done" },
+                        { "type": "text", "text": text, "state": "done" }] })),
                 }
             }
             Step::Tools(results) => {
@@ -149,6 +157,27 @@ fn write_tools(
     let calls = ids.iter();
     let outputs = ids.iter().zip(results);
     match format {
+        // A call and its result are one part: a step of tool parts.
+        Format::AiSdkUi => {
+            let mut parts = vec![json!({ "type": "step-start" })];
+            parts.extend(outputs.enumerate().map(|(i, (id, (lines, failed)))| {
+                let (state, key, payload) = match (failed, lines % 3) {
+                    (true, _) => ("output-error", "errorText", json!(output_text(*lines))),
+                    (false, 0) => ("output-available", "output", json!({ "lines": output_text(*lines).lines().collect::<Vec<_>>() })),
+                    (false, _) => ("output-available", "output", json!(output_text(*lines))),
+                };
+                let mut part = json!({ "toolCallId": id, "state": state, "input": { "path": "a.rs" }, key: payload });
+                if i % 2 == 0 {
+                    part["type"] = json!("tool-read");
+                } else {
+                    part["type"] = json!("dynamic-tool");
+                    part["toolName"] = json!("read");
+                }
+                part
+            }));
+            messages
+                .push(json!({ "id": format!("t{position}"), "role": "assistant", "parts": parts }));
+        }
         Format::Ollama => {
             let calls: Vec<Value> = calls
                 .map(|_| json!({ "function": { "name": "read", "arguments": { "path": "a.rs" } } }))
@@ -308,6 +337,20 @@ fn payloads(format: Format, message: &Value) -> Vec<(String, Value)> {
                 }
             }
         }
+        Format::AiSdkUi => {
+            for (i, part) in message["parts"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                for key in ["output", "errorText"] {
+                    if !part[key].is_null() {
+                        found.push((format!("/parts/{i}/{key}"), part[key].clone()));
+                    }
+                }
+            }
+        }
         Format::LangChain if message["id"][2] == "ToolMessage" => found.push((
             "/kwargs/content".to_string(),
             message["kwargs"]["content"].clone(),
@@ -403,9 +446,38 @@ fn orphans(messages: &[Value]) -> (HashSet<String>, HashSet<String>) {
             }
         }
     }
+    ui_calls_and_results(messages, &mut calls, &mut results);
     gemini_calls_and_results(messages, &mut calls, &mut results);
     ollama_calls_and_results(messages, &mut calls, &mut results);
     (&calls - &results, &results - &calls)
+}
+
+/// UI message tool parts: each is a call, and its result once its state says
+/// it has one.
+fn ui_calls_and_results(
+    messages: &[Value],
+    calls: &mut HashSet<String>,
+    results: &mut HashSet<String>,
+) {
+    for part in messages
+        .iter()
+        .filter(|message| message["id"].is_string())
+        .flat_map(|message| message["parts"].as_array().into_iter().flatten())
+    {
+        let kind = part["type"].as_str().unwrap_or_default();
+        let Some(id) = part["toolCallId"].as_str() else {
+            continue;
+        };
+        if kind.starts_with("tool-") || kind == "dynamic-tool" {
+            calls.insert(id.to_string());
+            if part["state"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("output-"))
+            {
+                results.insert(id.to_string());
+            }
+        }
+    }
 }
 
 /// Gemini calls and responses, by id or, without one, by name (each name

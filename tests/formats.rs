@@ -9,25 +9,15 @@ use kram_compaction::content::Block;
 use kram_compaction::error::ErrorKind;
 use kram_compaction::formats::{read_history, read_structure, At, Format, ALL_FORMATS};
 use kram_compaction::plan::{materialize_json, Output};
-use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
+use kram_compaction::prune::DEFAULT_PLACEHOLDER;
 use kram_compaction::view::MessageView;
 use serde_json::{json, Value};
 
 mod common;
-use common::{fixture, plain, refs};
+use common::{eager, fixture, plain, refs};
 
 fn views(messages: &[Value], forced: Option<Format>) -> (Format, Vec<MessageView>) {
     read_history(&refs(messages), forced, "messages", DEFAULT_PLACEHOLDER).unwrap()
-}
-
-/// Prunes everything before the newest turn that is worth anything.
-fn eager() -> PruneOptions {
-    PruneOptions {
-        protect_turns: 1,
-        protect_tokens: 0.0,
-        minimum_savings: 1.0,
-        ..PruneOptions::default()
-    }
 }
 
 fn pruned(messages: &[Value]) -> (Vec<Output>, Vec<Value>) {
@@ -333,9 +323,13 @@ fn markers_in_each_format_are_found_and_lead_the_history() {
 
 #[test]
 fn markers_of_every_format_are_found_in_a_plain_history() {
-    // Gemini contents have `parts`, not `content`: its marker in a history
-    // of `content` messages is a mix (tests/gemini.rs reads it in its own).
-    for &format in ALL_FORMATS.iter().filter(|f| **f != Format::Gemini) {
+    // Gemini contents and UI messages have `parts`, not `content`: their
+    // markers in a history of `content` messages are a mix (their own tests
+    // read them in their own format).
+    for &format in ALL_FORMATS
+        .iter()
+        .filter(|f| !matches!(f, Format::Gemini | Format::AiSdkUi))
+    {
         let messages = vec![
             plain(format, "user", "old question"),
             plain(format, "assistant", "old answer"),

@@ -149,12 +149,13 @@ async function run(argv, env) {
   const args = readArgs(argv);
   const { name, messages: all } = readHistory(args.file);
   if (!Array.isArray(all)) throw new CliError(`${name} must hold a JSON array of messages or JSONL`);
-  let roles;
+  let description;
   try {
-    roles = describeMessages(all).messages.map((m) => m.role);
+    description = describeMessages(all);
   } catch (error) {
     throw new CliError(`${name}: ${error.message}`);
   }
+  const roles = description.messages.map((m) => m.role);
   const effective = effectiveHistory(all);
   // Where each effective message is in `all`: the leading system messages,
   // then everything from the newest marker on.
@@ -168,7 +169,7 @@ async function run(argv, env) {
     version: VERSION,
     source: name,
     maxTokens: args.maxTokens,
-    all: { messages: all.length, tokens: estimateTokens(all) },
+    all: { format: description.format, messages: all.length, tokens: estimateTokens(all) },
     effective: { messages: effective.length, tokens: estimateTokens(effective), from: indexes.find((i, j) => i !== j) ?? 0 },
     pruned: {
       messages: pruned.length,
@@ -211,7 +212,7 @@ function text(r) {
   const indices = (items) => (items.length === 0 ? "none" : items.map((x) => `#${x.index} ${x.role}`).join(", "));
   const lines = [
     `kram-compaction ${r.version}: ${r.source}, budget ${r.maxTokens} estimated tokens`,
-    row("stored", r.all),
+    row("stored", r.all) + ` (${r.all.format})`,
     row("effective", r.effective) + (r.effective.from > 0 ? ` (from the marker at #${r.effective.from})` : ""),
     row("pruned", r.pruned),
     `    cleared tool results: ${indices(r.pruned.cleared)}`,

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const MESSAGE_TYPES: &'static str = r#"
 /** The formats a history can be in; found from the history, or forced. */
-export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses" | "ai-sdk-4" | "gemini" | "langchain" | "ollama";
+export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses" | "ai-sdk-4" | "gemini" | "langchain" | "ollama" | "ai-sdk-ui";
 
 // The message types name the fields the package reads and leave the rest
 // open: no index signatures, so the SDKs' own interfaces (the AI SDK's
@@ -218,8 +218,33 @@ export interface OllamaMessage {
   tool_name?: string;
 }
 
+/**
+ * A part of an AI SDK `UIMessage`. A tool part (`tool-NAME` or
+ * `dynamic-tool`) holds a call and, once its state says so, its result.
+ */
+export type AiSdkUiPart =
+  | { type: "text" | "reasoning"; text: string; state?: "streaming" | "done"; providerMetadata?: object }
+  | { type: "file"; mediaType: string; url: string; filename?: string }
+  | { type: "step-start" }
+  | { type: "source-url"; sourceId: string; url: string; title?: string }
+  | { type: "source-document"; sourceId: string; mediaType: string; title: string }
+  | { type: `tool-${string}`; toolCallId: string; state: string; input?: unknown; output?: unknown; errorText?: string }
+  | { type: "dynamic-tool"; toolName: string; toolCallId: string; state: string; input?: unknown; output?: unknown; errorText?: string }
+  | { type: `data-${string}`; id?: string; data: unknown };
+
+/**
+ * An AI SDK `UIMessage` (v5 and v6), what `useChat` keeps. Pruning replaces
+ * a tool part's `output` (or `errorText`) with the placeholder string.
+ */
+export interface AiSdkUiMessage {
+  id: string;
+  role: "system" | "user" | "assistant";
+  metadata?: unknown;
+  parts: readonly AiSdkUiPart[];
+}
+
 /** A message of any supported format. */
-export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem | AiSdk4Message | GeminiContent | LangChainMessage | OllamaMessage;
+export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem | AiSdk4Message | GeminiContent | LangChainMessage | OllamaMessage | AiSdkUiMessage;
 
 /** Options every history function takes. */
 export interface FormatOptions {

@@ -12,8 +12,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    has, is_marker, json_text, parts, role_misfit, role_of, string_field, untagged,
-    ATTACHMENT_MILLI,
+    foreign_field, has, is_marker, json_text, parts, parts_array, role_misfit, role_of,
+    string_field, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::At;
 use crate::node::{Kind, Node};
@@ -37,14 +37,8 @@ const CLEARED_ERROR: Replacement = Replacement::Tagged {
 /// defaults it to user), `"user"` or `"model"`, and a `parts` array of
 /// untyped parts. `Some` says what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
-    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+    if let Some(why) = foreign_field(message, &["type", "content"]) {
         return Some(why);
-    }
-    if let Some(key) = ["type", "content"]
-        .into_iter()
-        .find(|key| has(message, key))
-    {
-        return Some(format!("its field `{key}`"));
     }
     match message.field("role").ok().flatten() {
         None => {}
@@ -54,11 +48,9 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
             None => return Some("its `role`, which is not a string".to_string()),
         },
     }
-    let Some(parts) = message.field("parts").ok().flatten() else {
-        return Some("its `parts`, which is absent".to_string());
-    };
-    let Some(len) = parts.array_len() else {
-        return Some("its `parts`, which is not an array".to_string());
+    let (parts, len) = match parts_array(message) {
+        Ok(parts) => parts,
+        Err(why) => return Some(why),
     };
     (0..len).find_map(|i| {
         let part = parts.item(i).ok()?;
@@ -134,6 +126,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         answers: reading.answers,
         tool_results: reading.tool_results,
         carried_reasoning: false,
+        earlier_step_results: 0,
     })
 }
 

@@ -4,6 +4,7 @@
 
 pub mod ai_sdk;
 pub mod ai_sdk_4;
+pub mod ai_sdk_ui;
 pub mod anthropic;
 pub mod gemini;
 pub mod langchain;
@@ -31,6 +32,7 @@ pub enum Format {
     Gemini,
     LangChain,
     Ollama,
+    AiSdkUi,
 }
 
 /// Every format, in the order preferred when a history fits several (a
@@ -44,6 +46,7 @@ pub const ALL_FORMATS: &[Format] = &[
     Format::Gemini,
     Format::LangChain,
     Format::Ollama,
+    Format::AiSdkUi,
 ];
 
 impl Format {
@@ -58,6 +61,7 @@ impl Format {
             Format::Gemini => "gemini",
             Format::LangChain => "langchain",
             Format::Ollama => "ollama",
+            Format::AiSdkUi => "ai-sdk-ui",
         }
     }
 
@@ -90,6 +94,7 @@ impl Format {
             Format::Gemini => gemini::misfit(message),
             Format::LangChain => langchain::misfit(message),
             Format::Ollama => ollama::misfit(message),
+            Format::AiSdkUi => ai_sdk_ui::misfit(message),
         }
     }
 
@@ -113,6 +118,7 @@ impl Format {
             Format::Gemini => gemini::view(message, at),
             Format::LangChain => langchain::view(message, at),
             Format::Ollama => ollama::view(message, at),
+            Format::AiSdkUi => ai_sdk_ui::view(message, at),
         }
     }
 
@@ -127,6 +133,7 @@ impl Format {
             Format::Gemini => gemini::content(message, at),
             Format::LangChain => langchain::content(message, at),
             Format::Ollama => ollama::content(message, at),
+            Format::AiSdkUi => ai_sdk_ui::content(message, at),
         }
     }
 
@@ -146,6 +153,7 @@ impl Format {
             Format::Gemini => gemini::marker(text),
             Format::LangChain => langchain::marker(text),
             Format::Ollama => ollama::marker(text),
+            Format::AiSdkUi => ai_sdk_ui::marker(text),
         }
     }
 }

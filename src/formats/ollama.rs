@@ -15,7 +15,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    has, is_marker, json_text, role_misfit, string_field, untagged, ATTACHMENT_MILLI,
+    foreign_field, has, is_marker, json_text, role_misfit, string_field, string_role, untagged,
+    ATTACHMENT_MILLI,
 };
 use crate::formats::At;
 use crate::node::{Kind, Node};
@@ -33,18 +34,12 @@ const UNPAIRED: &str = "";
 /// or `name`, and tool calls whose arguments are an object (OpenAI Chat's
 /// are a JSON string).
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
-    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+    if let Some(why) = foreign_field(message, &["type", "parts", "name"]) {
         return Some(why);
     }
-    if let Some(key) = ["type", "parts", "name"]
-        .into_iter()
-        .find(|key| has(message, key))
-    {
-        return Some(format!("its field `{key}`"));
-    }
-    let role = match string_field(message, "role") {
-        Some(role) => role,
-        None => return Some("its `role`, which is not a string".to_string()),
+    let role = match string_role(message) {
+        Ok(role) => role,
+        Err(why) => return Some(why),
     };
     if !matches!(role.as_str(), "system" | "user" | "assistant" | "tool") {
         return Some(role_misfit(&role));

@@ -143,6 +143,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         answers,
         tool_results,
         carried_reasoning: false,
+        earlier_step_results: 0,
     })
 }
 

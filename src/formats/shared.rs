@@ -187,19 +187,44 @@ pub fn parts_misfit<N: Node>(content: Option<&N>, format: Format) -> Option<Stri
     })
 }
 
+/// The first field of a message that belongs to other formats: LangChain's
+/// (`lc`, `kwargs`, `lc_kwargs`), or one of `foreign`.
+pub fn foreign_field<N: Node>(message: &N, foreign: &[&str]) -> Option<String> {
+    crate::formats::langchain::has_langchain_fields(message).or_else(|| {
+        foreign
+            .iter()
+            .find(|key| has(message, key))
+            .map(|key| format!("its field `{key}`"))
+    })
+}
+
+/// A message's `role` when it is a string, or why not.
+pub fn string_role<N: Node>(message: &N) -> Result<String, String> {
+    string_field(message, "role").ok_or_else(|| "its `role`, which is not a string".to_string())
+}
+
+/// A message's `parts` array and its length, or why not.
+pub fn parts_array<N: Node>(message: &N) -> Result<(N, usize), String> {
+    let Some(parts) = message.field("parts").ok().flatten() else {
+        return Err("its `parts`, which is absent".to_string());
+    };
+    let len = parts
+        .array_len()
+        .ok_or_else(|| "its `parts`, which is not an array".to_string())?;
+    Ok((parts, len))
+}
+
 /// A message's role when it has no `type` field (an item or a response
-/// object has one) and no `parts` (a Gemini content has them), or why not.
+/// object has one) and no `parts` (a Gemini content and a UI message have
+/// them), or why not.
 pub fn untyped_role<N: Node>(message: &N) -> Result<String, String> {
-    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+    if let Some(why) = foreign_field(message, &["type", "parts"]) {
         return Err(why);
-    }
-    if let Some(key) = ["type", "parts"].into_iter().find(|key| has(message, key)) {
-        return Err(format!("its field `{key}`"));
     }
     if let Some(why) = crate::formats::ollama::ollama_field_misfit(message) {
         return Err(why);
     }
-    string_field(message, "role").ok_or_else(|| "its `role`, which is not a string".to_string())
+    string_role(message)
 }
 
 /// The field, if any, that only OpenAI Chat messages have.

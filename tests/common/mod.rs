@@ -2,6 +2,7 @@
 //! `tests/fixtures/`, and the `&Value` lists the format rules read.
 
 use kram_compaction::formats::Format;
+use kram_compaction::prune::PruneOptions;
 use serde_json::Value;
 
 /// The hand-written session of a format, `tests/fixtures/<name>.json`.
@@ -35,13 +36,16 @@ pub fn contiguous_runs(indexes: &[usize]) -> Vec<std::ops::Range<usize>> {
 }
 
 /// A plain text message of `role` (`user`, `assistant`) in the shape of a
-/// format: `{ role, content }`, a Gemini content, or a serialised LangChain
-/// message.
+/// format: `{ role, content }`, a Gemini content, a UI message, or a
+/// serialised LangChain message.
 #[allow(dead_code)]
 pub fn plain(format: Format, role: &str, text: &str) -> Value {
     if format == Format::Gemini {
         let role = if role == "user" { "user" } else { "model" };
         return serde_json::json!({ "role": role, "parts": [{ "text": text }] });
+    }
+    if format == Format::AiSdkUi {
+        return serde_json::json!({ "id": format!("{role}-{}", text.len()), "role": role, "parts": [{ "type": "text", "text": text }] });
     }
     let message = serde_json::json!({ "role": role, "content": text });
     if format != Format::LangChain {
@@ -53,4 +57,15 @@ pub fn plain(format: Format, role: &str, text: &str) -> Value {
         "AIMessage"
     };
     serde_json::json!({ "lc": 1, "type": "constructor", "id": ["langchain_core", "messages", class], "kwargs": { "content": text } })
+}
+
+/// Prunes everything before the newest turn that is worth anything.
+#[allow(dead_code)]
+pub fn eager() -> PruneOptions {
+    PruneOptions {
+        protect_turns: 1,
+        protect_tokens: 0.0,
+        minimum_savings: 1.0,
+        ..PruneOptions::default()
+    }
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { COMPACTION_MARKER_NAME, effectiveHistory } from "kram-compaction";
+import { COMPACTION_MARKER_NAME, MESSAGE_FORMATS, effectiveHistory, estimateTokens } from "kram-compaction";
 import { startModelServer } from "../support/model-server.mjs";
 import { codingSession } from "../support/sessions.mjs";
 
@@ -90,6 +90,20 @@ test("a JSONL file and --max-tokens", async () => {
   assert.equal(JSON.parse(other.stdout).result.tier, "emergency");
   const piped = await cli(["-", "--json"], NO_GATEWAY, JSON.stringify(codingSession(1)));
   assert.equal(JSON.parse(piped.stdout).all.messages, 5);
+});
+
+test("a stored history of every format, detected and brought within budget", async () => {
+  for (const format of MESSAGE_FORMATS) {
+    const file = fileURLToPath(new URL(`../fixtures/${format}.json`, import.meta.url));
+    const budget = Math.floor(estimateTokens(JSON.parse(readFileSync(file, "utf8"))) / 2);
+    const out = join(dir, `${format}-out.json`);
+    const { code, stdout, stderr } = await cli([file, "--max-tokens", String(budget), "--json", "--out", out]);
+    assert.equal(code, 0, `${format}: ${stderr}`);
+    const report = JSON.parse(stdout);
+    assert.equal(report.all.format, format);
+    assert.ok(["pruned", "emergency"].includes(report.result.tier), `${format}: ${report.result.tier}`);
+    assert.ok(estimateTokens(JSON.parse(readFileSync(out, "utf8"))) <= budget, format);
+  }
 });
 
 test("bad input exits non-zero with one clear line, never a stack trace", async () => {

@@ -1,4 +1,4 @@
-// The four message formats through the built package: detection, the
+// Every message format through the built package: detection, the
 // `format` option, the mixing error, identity of unchanged messages, unknown
 // fields surviving, pruned output still in the provider's shape, markers.
 import { test } from "node:test";
@@ -31,6 +31,7 @@ const markers = {
   "ai-sdk-4": { role: "user", content: [{ type: "text", text: TAGGED }] },
   gemini: { role: "user", parts: [{ text: TAGGED }] },
   ollama: { role: "user", content: TAGGED },
+  "ai-sdk-ui": { id: "summary-1", role: "user", parts: [{ type: "text", text: TAGGED }] },
   langchain: { lc: 1, type: "constructor", id: ["langchain_core", "messages", "HumanMessage"], kwargs: { content: TAGGED } },
 };
 

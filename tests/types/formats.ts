@@ -23,6 +23,8 @@ import {
   type LangChainContentBlock,
   type LangChainMessage,
   type OllamaMessage,
+  type AiSdkUiMessage,
+  type AiSdkUiPart,
   type LangChainMessageFields,
   type LangChainMessageInstance,
   type LangChainSerializedMessage,
@@ -65,6 +67,24 @@ const ollamaHistory: OllamaMessage[] = [
 const ollamaOut: OllamaMessage[] = emergencyPrune(pruneForModel(ollamaHistory, { format: "ollama" }), 1_000);
 // @ts-expect-error an Ollama message's content is a string
 const ollamaWrong: OllamaMessage = { role: "user", content: [{ type: "text", text: "hi" }] };
+
+const uiToolPart: AiSdkUiPart = { type: "tool-readFile", toolCallId: "call_1", state: "output-available", input: { path: "a.ts" }, output: "export const a = 1;" };
+const uiHistory: AiSdkUiMessage[] = [
+  { id: "u1", role: "user", parts: [{ type: "text", text: "Read a.ts" }, { type: "file", mediaType: "image/png", url: "data:image/png;base64,iVBOR" }] },
+  {
+    id: "a1",
+    role: "assistant",
+    parts: [
+      { type: "step-start" },
+      { type: "reasoning", text: "Read it first.", state: "done" },
+      uiToolPart,
+      { type: "dynamic-tool", toolName: "search", toolCallId: "call_2", state: "output-error", input: {}, errorText: "offline" },
+    ],
+  },
+];
+const uiOut: AiSdkUiMessage[] = emergencyPrune(pruneForModel(uiHistory, { format: "ai-sdk-ui" }), 1_000);
+// @ts-expect-error a UI message has parts, not content
+const uiWrong: AiSdkUiMessage = { id: "x", role: "user", content: "hi" };
 
 const anthropic: AnthropicMessage[] = [
   { role: "user", content: [{ type: "text", text: "Read the file", cache_control: { type: "ephemeral" } }] },
@@ -128,3 +148,4 @@ const langchainTokens: number = estimateTokens(langchain, { format: "langchain" 
 // @ts-expect-error a serialised message's type is "constructor"
 const notSerialised: LangChainSerializedMessage = { lc: 1, type: "human", id: [], kwargs: {} };
 export { langchainTokens, notSerialised };
+export { uiOut, uiWrong };

@@ -1,6 +1,6 @@
 // The message types of the AI SDK, the Anthropic SDK and the OpenAI SDK go
 // into the history functions as they are, and come back as the same types.
-import type { ModelMessage } from "ai";
+import type { ModelMessage, UIMessage } from "ai";
 import type { Message as AnthropicReply, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
@@ -50,3 +50,9 @@ export { lc, lcTools, lcStored };
 declare const ollamaChat: OllamaClientMessage[];
 const ollama: OllamaClientMessage[] = pruneForModel(effectiveHistory(ollamaChat), { format: "ollama" });
 export { ollama };
+
+// AI SDK UI messages: useChat's own UIMessage goes in and comes back as itself.
+declare const ui: UIMessage[];
+const uiOut: UIMessage[] = emergencyPrune(pruneForModel(effectiveHistory(ui), { format: "ai-sdk-ui" }), 60_000);
+const uiTokens: number = estimateTokens(ui);
+export { uiOut, uiTokens };

@@ -1,0 +1,309 @@
+//! AI SDK `UIMessage`s (v5 and v6), what `useChat` keeps in a chat UI: `{
+//! id, role, metadata?, parts }` with `role` one of `system`, `user` and
+//! `assistant`. A tool call and its result are one part of an assistant
+//! message: `{ type: "tool-NAME" | "dynamic-tool", toolCallId, state, input,
+//! output?, errorText? }`, so a call is never apart from its result. A
+//! `step-start` part separates the model calls of one assistant message.
+//!
+//! What counts is what `convertToModelMessages` (from `ai`) sends: text,
+//! reasoning, files and tool parts; `source-url`, `source-document` and
+//! `step-start` parts are never sent and count nothing; a `data-NAME` part
+//! is sent only through the caller's `convertDataPart`, and counts as its
+//! JSON so the estimate never falls short.
+
+use crate::content::{Block, Content};
+use crate::error::InputError;
+use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::shared::{
+    foreign_field, is_marker, json_text, part_type, parts, parts_array, role_misfit, role_of,
+    string_field, string_role, tagged, text_milli, type_name, untagged, ATTACHMENT_MILLI,
+};
+use crate::formats::At;
+use crate::node::{Kind, Node};
+use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+
+const ROLES: &[(&str, RoleKind)] = &[
+    ("system", RoleKind::System),
+    ("user", RoleKind::User),
+    ("assistant", RoleKind::Assistant),
+];
+
+/// The parts `convertToModelMessages` never sends.
+const UNSENT_PARTS: &[&str] = &["step-start", "source-url", "source-document"];
+
+/// A `UIMessage`: one of its three roles, a `parts` array whose parts all
+/// have a `type` (Gemini's parts have none), and neither `type` nor the
+/// `content` of AI SDK 4's UI messages and of every other format. `Some`
+/// says what does not fit.
+pub fn misfit<N: Node>(message: &N) -> Option<String> {
+    if let Some(why) = foreign_field(message, &["type", "content", "toolInvocations"]) {
+        return Some(why);
+    }
+    let role = match string_role(message) {
+        Ok(role) => role,
+        Err(why) => return Some(why),
+    };
+    if !ROLES.iter().any(|(name, _)| *name == role) {
+        return Some(role_misfit(&role));
+    }
+    let (parts, len) = match parts_array(message) {
+        Ok(parts) => parts,
+        Err(why) => return Some(why),
+    };
+    (0..len).find_map(|i| {
+        // A throwing element is left for `view` to report.
+        let part = parts.item(i).ok()?;
+        (part.kind() == Kind::Object && type_name(&part).is_none())
+            .then(|| format!("its parts[{i}], which has no `type`"))
+    })
+}
+
+/// Whether a part is a tool part, as `isToolUIPart` in `ai` decides.
+fn is_tool_part(kind: &str) -> bool {
+    kind.starts_with("tool-") || kind == "dynamic-tool"
+}
+
+pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+    if message.kind() != Kind::Object {
+        return Err(at.type_error("", "a message object", message.kind()));
+    }
+    let (role_name, role) = role_of(message, at, ROLES, "")?;
+    let parts_value = match at.get(message, "parts", "parts")? {
+        Some(value) if value.kind() == Kind::Array => value,
+        other => {
+            let got = other.as_ref().map_or(Kind::Undefined, Node::kind);
+            return Err(at.type_error("parts", "an array of parts", got));
+        }
+    };
+    let mut view = MessageView::empty(role);
+    let mut milli = 0;
+    // `convertToModelMessages` makes a model message of each step of an
+    // assistant message and a tool message of its tool results: each costs
+    // the overhead of a message.
+    let mut model_messages = 0;
+    let mut step = StepParts::default();
+    // The results before the newest step that has parts.
+    let mut step_boundary = 0;
+    for (index, (field, part)) in parts(at, &parts_value, "parts", "a part object")?
+        .iter()
+        .enumerate()
+    {
+        let kind = part_type(at, part, field)?;
+        if kind != "step-start" {
+            // This part is in the step that began at the latest boundary.
+            view.earlier_step_results = step_boundary;
+        }
+        milli += match kind.as_str() {
+            "text" | "reasoning" => {
+                step.sent = true;
+                text_milli(part, at, field, "text")?
+            }
+            "file" => {
+                step.sent = true;
+                ATTACHMENT_MILLI
+            }
+            "step-start" => {
+                model_messages += step.model_messages();
+                step = StepParts::default();
+                step_boundary = view.tool_results.len();
+                0
+            }
+            kind if UNSENT_PARTS.contains(&kind) => 0,
+            kind if is_tool_part(kind) => match tool_part(part, kind, index, field, at, &mut view)?
+            {
+                Some(sent) => {
+                    step.sent = true;
+                    step.results |= sent.answered;
+                    sent.milli
+                }
+                None => 0,
+            },
+            _ => at.json_milli(part),
+        };
+    }
+    model_messages += step.model_messages();
+    let first = match role_name.as_str() {
+        "system" | "user" => crate::formats::shared::first_text(Some(&parts_value)),
+        _ => None,
+    };
+    view.is_marker = is_marker(&role_name, None, first.as_deref());
+    if view.is_marker {
+        view.role = RoleKind::System;
+    }
+    view.starts_user_turn = view.role == RoleKind::User;
+    view.tokens = MESSAGE_OVERHEAD * model_messages.max(1) + estimate::milli_to_tokens(milli);
+    Ok(view)
+}
+
+/// What one step of an assistant message sends: an assistant message if any
+/// part is sent, and a tool message if any tool part has a result.
+#[derive(Default)]
+struct StepParts {
+    sent: bool,
+    results: bool,
+}
+
+impl StepParts {
+    fn model_messages(&self) -> u64 {
+        u64::from(self.sent) + u64::from(self.results)
+    }
+}
+
+/// What a sent tool part costs, and whether it holds the call's result.
+struct SentTool {
+    milli: u64,
+    answered: bool,
+}
+
+/// A tool part: the call it opens (and answers, once it has a result), its
+/// prunable payload, and the estimate of its name, input and result; `None`
+/// for a call still streaming its input, which is not sent at all.
+fn tool_part<N: Node>(
+    part: &N,
+    kind: &str,
+    index: usize,
+    field: &str,
+    at: &At,
+    view: &mut MessageView,
+) -> Result<Option<SentTool>, InputError> {
+    let id = at.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+    let state = at.required_string(part, &format!("{field}.state"), "state")?;
+    if state == "input-streaming" {
+        return Ok(None);
+    }
+    let name_milli = if kind == "dynamic-tool" {
+        text_milli(part, at, field, "toolName")?
+    } else {
+        at.milli(kind.strip_prefix("tool-").unwrap_or(kind))
+    };
+    let input = at.get(part, &format!("{field}.input"), "input")?;
+    let mut milli = name_milli + input.map_or(0, |input| at.json_milli(&input));
+    view.opens.push(id.clone());
+    let payload_key = match state.as_str() {
+        "output-available" => "output",
+        "output-error" => "errorText",
+        "output-denied" => {
+            view.answers.push(id);
+            return Ok(Some(SentTool {
+                milli,
+                answered: true,
+            }));
+        }
+        _ => {
+            return Ok(Some(SentTool {
+                milli,
+                answered: false,
+            }))
+        }
+    };
+    view.answers.push(id);
+    let payload_field = format!("{field}.{payload_key}");
+    let payload = at.get(part, &payload_field, payload_key)?;
+    let (payload_milli, cleared) = match &payload {
+        Some(text) if text.kind() == Kind::String => at.payload(text),
+        Some(_) if payload_key == "errorText" => {
+            let got = payload.as_ref().map_or(Kind::Undefined, Node::kind);
+            return Err(at.type_error(&payload_field, "a string", got));
+        }
+        Some(value) => (at.json_milli(value), false),
+        None => (0, false),
+    };
+    milli += payload_milli;
+    if payload.is_some() {
+        view.tool_results.push(ToolResult {
+            tokens: estimate::milli_to_tokens(payload_milli),
+            cleared,
+            path: vec![
+                PathStep::Key("parts"),
+                PathStep::Index(index),
+                PathStep::Key(payload_key),
+            ],
+            replacement: Replacement::Placeholder,
+        });
+    }
+    Ok(Some(SentTool {
+        milli,
+        answered: true,
+    }))
+}
+
+/// The marker: a user message of one text part holding the tagged summary,
+/// with an id made from the summary (a chat UI keys its rows by id). A user
+/// message because AI SDK 6 warns about, and 7 refuses, system messages
+/// among the model messages that `convertToModelMessages` makes.
+pub fn marker(text: &str) -> crate::json::Json {
+    use crate::json::{object, Json};
+    use std::hash::Hasher;
+    let tagged = tagged(text);
+    let mut hash = crate::hash::Fnv1a::default();
+    hash.write(tagged.as_bytes());
+    let part = object([("type", "text".into()), ("text", tagged.into())]);
+    object([
+        (
+            "id",
+            format!("kram-compaction-summary-{}", hash.finish()).into(),
+        ),
+        ("role", "user".into()),
+        ("parts", Json::Arr(vec![part])),
+    ])
+}
+
+/// The content blocks of a message, for the transcript. Call `view` first.
+pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
+    let role = at.required_string(message, "role", "role")?;
+    let mut blocks = Vec::new();
+    let parts = message.field("parts").ok().flatten();
+    for part in (0..parts.as_ref().and_then(|p| p.array_len()).unwrap_or(0))
+        .filter_map(|i| parts.as_ref()?.item(i).ok())
+    {
+        let Some(kind) = type_name(&part) else {
+            continue;
+        };
+        match kind.as_str() {
+            "text" => blocks.push(Block::Text(
+                untagged(&string_field(&part, "text").unwrap_or_default()).to_string(),
+            )),
+            "reasoning" => blocks.push(Block::Reasoning(
+                string_field(&part, "text").unwrap_or_default(),
+            )),
+            "file" => blocks.push(Block::Attachment("file".to_string())),
+            kind if is_tool_part(kind) => tool_blocks(&part, kind, &mut blocks),
+            _ => {}
+        }
+    }
+    Ok(Content { role, blocks })
+}
+
+fn tool_blocks<N: Node>(part: &N, kind: &str, blocks: &mut Vec<Block>) {
+    let state = string_field(part, "state").unwrap_or_default();
+    if state == "input-streaming" {
+        return;
+    }
+    let id = string_field(part, "toolCallId").unwrap_or_default();
+    let name = match kind.strip_prefix("tool-") {
+        Some(name) => name.to_string(),
+        None => string_field(part, "toolName").unwrap_or_default(),
+    };
+    let as_text = |key: &str| match part.field(key).ok().flatten() {
+        Some(value) => value
+            .text()
+            .map_or_else(|| json_text(&value), |t| t.into_owned()),
+        None => String::new(),
+    };
+    blocks.push(Block::ToolCall {
+        id: id.clone(),
+        name,
+        arguments: as_text("input"),
+    });
+    let (output, is_error) = match state.as_str() {
+        "output-available" => (as_text("output"), false),
+        "output-error" => (as_text("errorText"), true),
+        "output-denied" => ("Execution denied.".to_string(), true),
+        _ => return,
+    };
+    blocks.push(Block::ToolResult {
+        id,
+        output,
+        is_error,
+    });
+}
