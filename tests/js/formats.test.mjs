@@ -188,3 +188,36 @@ test("the README's Message formats table has a row for every format, in MESSAGE_
   const rows = [...table.slice(0, table.indexOf("\n\n")).matchAll(/^\| `([a-z0-9-]+)`/gm)].map((m) => m[1]);
   assert.deepEqual(rows, [...FORMATS]);
 });
+
+test("issue #15's table: each shape reads as its own format, and every other format refuses it", async () => {
+  const { HumanMessage, AIMessage, ToolMessage } = await import("@langchain/core/messages");
+  const shapes = {
+    gemini: [{ role: "user", parts: [{ text: "hi" }] }, { role: "model", parts: [{ functionCall: { name: "f", args: {} } }] }],
+    langchain: [{ lc: 1, type: "constructor", id: ["langchain_core", "messages", "HumanMessage"], kwargs: { content: "hi" } }],
+    "langchain instances": [
+      new HumanMessage("hi"),
+      new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "f", args: {} }] }),
+      new ToolMessage({ content: "ok", tool_call_id: "c1" }),
+    ],
+    ollama: [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "", tool_calls: [{ function: { name: "f", arguments: { a: 1 } } }] },
+      { role: "tool", content: "ok", tool_name: "f" },
+    ],
+    "ai-sdk-4": [
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "f", args: {} }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "f", result: "ok" }] },
+    ],
+    "ai-sdk-ui": [
+      { id: "u", role: "user", parts: [{ type: "text", text: "hi" }] },
+      { id: "a", role: "assistant", parts: [{ type: "step-start" }, { type: "tool-f", toolCallId: "c1", state: "output-available", input: {}, output: "ok" }] },
+    ],
+  };
+  for (const [name, history] of Object.entries(shapes)) {
+    const format = name === "langchain instances" ? "langchain" : name;
+    assert.equal(describeMessages(history).format, format, name);
+    for (const other of FORMATS.filter((f) => f !== format)) {
+      assert.throws(() => estimateTokens(history, { format: other }), TypeError, `${name} forced as ${other}`);
+    }
+  }
+});
