@@ -2,7 +2,7 @@
 // replies back. What to send, how to read a reply and the marker are decided
 // in Rust (src/summary), per CompactionJob, so calls in flight never share state.
 import * as wasm from "./wasm.js";
-import type { Message, SummaryOptions } from "./wasm.js";
+import type { CompactionMarker, Message, MessageFormat, SummaryOptions } from "./wasm.js";
 import { CompactionError } from "./errors.js";
 import { markerOfHistoryClass } from "./instances.js";
 
@@ -62,12 +62,12 @@ export interface CompactOptions extends SummaryOptions {
  * Summarises `effective` through `gateway` and returns a compaction marker in
  * the history's own format, ready for the caller to append.
  */
-export async function compact<M extends Message>(
+export async function compact<M extends Message, F extends MessageFormat | undefined = undefined>(
   gateway: Gateway,
   model: string,
   effective: readonly M[],
-  options: CompactOptions = {},
-): Promise<M> {
+  options: CompactOptions & { format?: F } = {},
+): Promise<CompactionMarker<M, F>> {
   if (typeof gateway !== "function") {
     throw new TypeError(`gateway must be a function, got ${describe(gateway)}`);
   }
@@ -88,7 +88,7 @@ export async function compact<M extends Message>(
       onProgress?.({ done: job.done, total: job.total });
     }
     try {
-      return markerOfHistoryClass(job.finish() as M, effective);
+      return markerOfHistoryClass(job.finish() as M, effective) as unknown as CompactionMarker<M, F>;
     } catch (problem) {
       throw new CompactionError((problem as Error).message);
     }

@@ -121,12 +121,12 @@ export class ContextManager {
     const kept = plan.keep.map((index) => effective[index]!);
     let marker: M;
     try {
-      marker = await compact(gateway!, model!, effective.slice(0, plan.summariseEnd), {
+      marker = (await compact(gateway!, model!, effective.slice(0, plan.summariseEnd), {
         ...this.#options.compact,
         maxSummaryTokens: plan.maxSummaryTokens,
         ...format,
         ...(signal ? { signal } : {}),
-      });
+      })) as M;
     } catch (error) {
       if (signal?.aborted && error === signal.reason) throw error;
       const why = error instanceof Error ? error.message : String(error);

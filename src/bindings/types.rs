@@ -246,6 +246,82 @@ export interface AiSdkUiMessage {
 /** A message of any supported format. */
 export type Message = ChatMessage | AiSdkMessage | AnthropicMessage | ResponsesItem | AiSdk4Message | GeminiContent | LangChainMessage | OllamaMessage | AiSdkUiMessage;
 
+/** The marker `compact` makes of an `openai-chat` history: a named system message. */
+export interface ChatCompactionMarker {
+  role: "system";
+  name: "kram:compaction_summary";
+  content: string;
+}
+
+/** The marker of an `ai-sdk`, `ai-sdk-4` or `anthropic` history: a user message of one text part. */
+export interface UserTextCompactionMarker {
+  role: "user";
+  content: [{ type: "text"; text: string }];
+}
+
+/** The marker of an `openai-responses` history. */
+export interface ResponsesCompactionMarker {
+  type: "message";
+  role: "user";
+  content: [{ type: "input_text"; text: string }];
+}
+
+/** The marker of a `gemini` history. */
+export interface GeminiCompactionMarker {
+  role: "user";
+  parts: [{ text: string }];
+}
+
+/** The marker of an `ollama` history. */
+export interface OllamaCompactionMarker {
+  role: "user";
+  content: string;
+}
+
+/** The marker of an `ai-sdk-ui` history, its id made from the summary. */
+export interface UiCompactionMarker {
+  id: string;
+  role: "user";
+  parts: [{ type: "text"; text: string }];
+}
+
+/** The marker of each format, by the format's name. */
+export interface CompactionMarkers<M> {
+  "openai-chat": ChatCompactionMarker;
+  "ai-sdk": UserTextCompactionMarker;
+  anthropic: UserTextCompactionMarker;
+  "openai-responses": ResponsesCompactionMarker;
+  "ai-sdk-4": UserTextCompactionMarker;
+  gemini: GeminiCompactionMarker;
+  // An instance of the history's own HumanMessage class, or serialised when it has none.
+  langchain: (M extends LangChainMessageInstance ? M : never) | LangChainSerializedMessage;
+  ollama: OllamaCompactionMarker;
+  "ai-sdk-ui": UiCompactionMarker;
+}
+
+/**
+ * What `compact` returns for a history of `M` read as format `F` (a literal
+ * `options.format`): that format's marker. Without one, every marker a
+ * history of `M` can be read as, from the shape of `M`: a plain `{ role,
+ * content }` history reads as OpenAI Chat, whose marker is a system message.
+ */
+export type CompactionMarker<M, F = undefined> = [NonNullable<F>] extends [never]
+  ? MarkerByShape<M>
+  : MessageFormat extends NonNullable<F>
+    ? MarkerByShape<M>
+    : CompactionMarkers<M>[NonNullable<F> & MessageFormat];
+
+/** Every marker a history of `M` can be read as, from the shape of `M`. */
+export type MarkerByShape<M> = M extends LangChainMessage
+  ? CompactionMarkers<M>["langchain"]
+  : "parts" extends keyof M
+    ? "id" extends keyof M
+      ? UiCompactionMarker
+      : GeminiCompactionMarker
+    : "type" extends keyof M
+      ? ResponsesCompactionMarker | ChatCompactionMarker | UserTextCompactionMarker | OllamaCompactionMarker
+      : ChatCompactionMarker | UserTextCompactionMarker | OllamaCompactionMarker;
+
 /** Options every history function takes. */
 export interface FormatOptions {
   /** Read the history as this format instead of detecting it. */

@@ -16,6 +16,18 @@ import {
   type SummaryOptions,
   type SummaryRequest,
   type GatewaySignal,
+  type AnthropicMessage,
+  type CompactionMarker,
+  type CompactionMarkers,
+  type MarkerByShape,
+  type ChatCompactionMarker,
+  type UserTextCompactionMarker,
+  type ResponsesCompactionMarker,
+  type GeminiCompactionMarker,
+  type GeminiContent,
+  type OllamaCompactionMarker,
+  type UiCompactionMarker,
+  type AiSdkUiMessage,
 } from "kram-compaction";
 
 const history: ChatMessage[] = [{ role: "user", content: "Fix the failing test" }];
@@ -55,3 +67,29 @@ if (caught instanceof CompactionError && caught.cause instanceof GatewayHttpErro
 // A gateway must answer a reply: a number is not one.
 // @ts-expect-error not a GatewayReply
 const answersANumber: Gateway = () => 42;
+
+// The marker is typed as what it is. A plain { role, content } history reads
+// as OpenAI Chat, so its marker may be a system message.
+async function markers(): Promise<void> {
+  const plain: { role: "user"; content: string }[] = [{ role: "user", content: "hi" }];
+  const marker = await compact(fromFetch, "m", plain);
+  const role: "system" | "user" = marker.role;
+  // @ts-expect-error the marker of a plain history may be a system message
+  const onlyUser: "user" = marker.role;
+  // A literal format gives exactly its marker.
+  const anthropic: AnthropicMessage[] = [{ role: "user", content: "hi" }];
+  const forAnthropic: UserTextCompactionMarker = await compact(fromFetch, "m", anthropic, { format: "anthropic" });
+  anthropic.push(forAnthropic);
+  const gemini: GeminiContent[] = [{ role: "user", parts: [{ text: "hi" }] }];
+  const forGemini: GeminiCompactionMarker = await compact(fromFetch, "m", gemini);
+  const ui: AiSdkUiMessage[] = [{ id: "u", role: "user", parts: [{ type: "text", text: "hi" }] }];
+  const forUi: UiCompactionMarker = await compact(fromFetch, "m", ui);
+  ui.push(forUi);
+  const byName: CompactionMarkers<ChatMessage>["openai-responses"] = await compact(fromFetch, "m", history, { format: "openai-responses" });
+  const chat: ChatCompactionMarker | UserTextCompactionMarker | OllamaCompactionMarker = await compact(fromFetch, "m", history);
+  const responses: ResponsesCompactionMarker = byName;
+  const shape: MarkerByShape<ChatMessage> = chat;
+  const named: CompactionMarker<ChatMessage, "ollama"> = await compact(fromFetch, "m", history, { format: "ollama" });
+  void [role, onlyUser, forGemini, responses, shape, named];
+}
+export { markers };

@@ -56,3 +56,14 @@ declare const ui: UIMessage[];
 const uiOut: UIMessage[] = emergencyPrune(pruneForModel(effectiveHistory(ui), { format: "ai-sdk-ui" }), 60_000);
 const uiTokens: number = estimateTokens(ui);
 export { uiOut, uiTokens };
+
+// compact's marker goes into the SDK's own store: AI SDK messages take every
+// marker a plain history can have; an Anthropic store the forced format's.
+import { compact, type Gateway } from "kram-compaction";
+declare const gateway: Gateway;
+async function store(): Promise<void> {
+  aiSdk.push(await compact(gateway, "m", aiSdk));
+  anthropic.push(await compact(gateway, "m", anthropic, { format: "anthropic" }));
+  ui.push(await compact(gateway, "m", ui));
+}
+export { store };
