@@ -11,7 +11,7 @@
  * - `format`: one of MESSAGE_FORMATS.
  * - `kind`: the agent that wrote the file ("swe-agent", "mini-swe-agent",
  *   "claude-code", "codex", "codex-legacy", "ai-sdk-devtools", "gemini-cli",
- *   "langgraph-stream").
+ *   "langgraph-stream", "usechat-request").
  * - `source`: "owner/name@commit:path" of the file in its repository.
  * - `messages`: the history as the agent stores (and sends) it, with the least
  *   conversion; the per-kind extractor below says what, if anything, changed.
@@ -151,6 +151,14 @@ const FILES = [
     read: geminiCliCheckpoint,
     source: `minwookhan/ksl@03e7d3b6c3199bec35803c692758f8dd2642e86f:${path}`,
   })),
+  // AI SDK UI messages: a useChat request body recorded by pydantic-ai's tests
+  {
+    file: "pydantic-ai-usechat-submit.json",
+    format: "ai-sdk-ui",
+    kind: "usechat-request",
+    read: useChatRequest,
+    source: "pydantic/pydantic-ai@4fda38988f2939fa6ea9cdefcf120693e10ef491:tests/test_vercel_ai.py",
+  },
   {
     file: "vercel-ai-langgraph-fixtures.json",
     format: "langchain",
@@ -228,6 +236,11 @@ function sweAgentV1(text) {
  * the chat's history, a `Content[]` as gemini-cli sends it in `contents`,
  * taken unchanged. No usage is recorded.
  */
+/** A useChat `submit-message` body: its `messages`, without the envelope. */
+function useChatRequest(text) {
+  return [{ messages: JSON.parse(text).messages }];
+}
+
 function geminiCliCheckpoint(text) {
   return [{ messages: JSON.parse(text) }];
 }
