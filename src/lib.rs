@@ -23,6 +23,8 @@
 //! - `summary`: the summariser's job (transcript, prompt, chunks, replies,
 //!   the marker's frame); `ladder`: the tier decisions and the compaction plan.
 //! - `request`: what each provider refuses in a stored message.
+//! - `memo`: what was read of each message, remembered between calls, so a
+//!   history read again costs only its new messages.
 //! - `api`, `describe`: the functions as the package exports them.
 //! - `bindings` (wasm32 only): JS values in, the core called, JS values out.
 

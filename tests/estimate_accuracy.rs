@@ -4,6 +4,8 @@
 //! The pieces and the messages they are measured as are those of
 //! `bench/accuracy-lib.mjs`.
 
+#![allow(clippy::disallowed_methods)] // tests may use std freely
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;

@@ -75,7 +75,8 @@ impl HistoryMemo {
         }
         let remembered: &Array = remembered.unchecked_ref();
         let same = remembered.get(0) == *placeholder
-            && remembered.get(1).as_string() == Some(paths.join("\n"));
+            && remembered.get(1).as_string()
+                == Some(crate::join::join(paths.iter().map(String::as_str), "\n"));
         same.then(|| remembered.get(2))
     }
 
@@ -87,7 +88,8 @@ impl HistoryMemo {
         copy: &JsValue,
     ) {
         if original.is_object() {
-            let paths = JsValue::from_str(&paths.join("\n"));
+            let paths =
+                JsValue::from_str(&crate::join::join(paths.iter().map(String::as_str), "\n"));
             let remembered = array_of([placeholder.clone(), paths, copy.clone()].into_iter());
             self.copies.set(original, &remembered);
         }

@@ -10,7 +10,8 @@ use crate::node::{Kind, Node};
 use crate::view::RoleKind;
 
 /// The marker of the formats whose providers refuse unknown fields: a message
-/// whose first text starts with this tag. The name stays the same in every
+/// whose first text starts with this tag, `COMPACTION_MARKER_NAME` spelled
+/// as a tag (a test holds it to it). The name stays the same in every
 /// format.
 pub const MARKER_OPEN: &str = "<kram:compaction_summary>";
 const MARKER_CLOSE: &str = "</kram:compaction_summary>";
@@ -489,6 +490,13 @@ mod tests {
             "list": [1, "two", { "three": [] }], "unicode": "日本 ✓"
         });
         assert_eq!(json_text(&&value), serde_json::to_string(&value).unwrap());
+    }
+
+    #[test]
+    fn the_marker_tag_spells_the_marker_name() {
+        let name = COMPACTION_MARKER_NAME;
+        assert_eq!(MARKER_OPEN, format!("<{name}>"));
+        assert_eq!(MARKER_CLOSE, format!("</{name}>"));
     }
 
     #[test]

@@ -5,6 +5,8 @@
 
 use crate::summary::text::{find, neutralise, rfind};
 
+/// `<compaction_summary>` and its close: `text::SUMMARY_TAG` spelled as tags
+/// (a test holds them to it).
 const OPEN: &str = "<compaction_summary>";
 const CLOSE: &str = "</compaction_summary>";
 
@@ -65,6 +67,12 @@ pub fn summary_of(marker_text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fence_spells_its_tag() {
+        let tag = crate::summary::text::SUMMARY_TAG;
+        assert_eq!((OPEN, CLOSE), (&*format!("<{tag}>"), &*format!("</{tag}>")));
+    }
 
     #[test]
     fn the_frame_says_reference_not_instructions() {

@@ -77,4 +77,5 @@ impl SummaryOptions {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)]
 mod tests;

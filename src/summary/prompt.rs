@@ -42,6 +42,8 @@ pub fn system_prompt(max_summary_tokens: u64) -> String {
 const INTRO_FRESH: &str = "Summarise the session transcript below.\n\n";
 const INTRO_UPDATE: &str =
     "Update the previous summary below with what the transcript after it adds or changes.\n\n";
+// The fences spell `text::PRIOR_TAG` and `text::TRANSCRIPT_TAG` as tags (a
+// test holds them to it).
 const PRIOR_OPEN: &str = "<previous_summary>\n";
 const PRIOR_CLOSE: &str = "\n</previous_summary>\n\n";
 const TRANSCRIPT_WARNING: &str =
@@ -113,8 +115,18 @@ pub fn request_tokens(system: &str, user: &str) -> u64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fences_spell_their_tags() {
+        use crate::summary::text::{PRIOR_TAG, TRANSCRIPT_TAG};
+        assert_eq!(PRIOR_OPEN, format!("<{PRIOR_TAG}>\n"));
+        assert_eq!(PRIOR_CLOSE, format!("\n</{PRIOR_TAG}>\n\n"));
+        assert_eq!(TRANSCRIPT_OPEN, format!("<{TRANSCRIPT_TAG}>\n"));
+        assert_eq!(TRANSCRIPT_CLOSE, format!("</{TRANSCRIPT_TAG}>\n\n"));
+    }
 
     #[test]
     fn the_transcript_is_fenced_as_untrusted_data() {

@@ -5,14 +5,22 @@ use std::borrow::Cow;
 
 use crate::estimate;
 
+/// The tag around the transcript in the summariser's request.
+pub const TRANSCRIPT_TAG: &str = "conversation_transcript";
+/// The tag around the prior summary in the summariser's request.
+pub const PRIOR_TAG: &str = "previous_summary";
+/// The tag around the summary in the marker's frame.
+pub const SUMMARY_TAG: &str = "compaction_summary";
+
 /// The tag names that fence the transcript, the prior summary and the summary
-/// in the marker. Text inside any fence that spells one of them as a tag is
-/// neutralised, so it can never close a fence or open a new one.
+/// in the marker (and the marker's own tag). Text inside any fence that
+/// spells one of them as a tag is neutralised, so it can never close a fence
+/// or open a new one.
 pub const FENCE_TAGS: &[&str] = &[
-    "kram:compaction_summary",
-    "conversation_transcript",
-    "previous_summary",
-    "compaction_summary",
+    crate::history::COMPACTION_MARKER_NAME,
+    TRANSCRIPT_TAG,
+    PRIOR_TAG,
+    SUMMARY_TAG,
 ];
 
 /// What replaces the `<` of a tag that imitates a fence: a look-alike that no
@@ -180,7 +188,7 @@ pub fn cut_at_line(text: &str, max_tokens: u64) -> (Cow<'_, str>, bool) {
     if end == 0 {
         let first = text.split_inclusive('\n').next().unwrap_or("");
         let mut cut = longest_prefix_within(first, max_tokens);
-        if let Some(space) = first.get(..cut).unwrap_or_default().rfind(' ') {
+        if let Some(space) = rfind(first.get(..cut).unwrap_or_default(), " ") {
             if space > 0 {
                 cut = space;
             }
@@ -216,6 +224,7 @@ fn byte_at_char(text: &str, chars: usize) -> usize {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 
