@@ -15,8 +15,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    foreign_field, has, is_marker, json_text, role_misfit, string_field, string_role, untagged,
-    ATTACHMENT_MILLI,
+    chat_role, foreign_field, has, is_marker, json_text, role_misfit, string_field, string_role,
+    untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::At;
 use crate::node::{Kind, Node};
@@ -84,17 +84,7 @@ pub fn ollama_field_misfit<N: Node>(message: &N) -> Option<String> {
 }
 
 pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
-    if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a message object", message.kind()));
-    }
-    let role_name = at.required_string(message, "role", "role")?;
-    let role = match role_name.as_str() {
-        "system" => RoleKind::System,
-        "user" => RoleKind::User,
-        "assistant" => RoleKind::Assistant,
-        "tool" => RoleKind::Tool,
-        _ => RoleKind::SystemLike,
-    };
+    let (role_name, role) = chat_role(message, at)?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;
     let content = at.string(message, "content", "content")?;

@@ -6,7 +6,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    is_marker, parts_misfit, tag_candidate, text_milli, untagged, untyped_role, ATTACHMENT_MILLI,
+    chat_role, content_blocks, is_marker, part_type, parts, parts_misfit, string_field,
+    tag_candidate, text_milli, untagged, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{At, Format};
 use crate::history::COMPACTION_MARKER_NAME;
@@ -29,14 +30,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     if message.kind() != Kind::Object {
         return Err(at.type_error("", "a message object", message.kind()));
     }
-    let role_name = at.required_string(message, "role", "role")?;
-    let role = match role_name.as_str() {
-        "system" => RoleKind::System,
-        "user" => RoleKind::User,
-        "assistant" => RoleKind::Assistant,
-        "tool" | "function" => RoleKind::Tool,
-        _ => RoleKind::SystemLike,
-    };
+    let (role_name, role) = chat_role(message, at)?;
 
     let mut milli = 0;
     let mut cleared = false;
@@ -149,17 +143,10 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
 
 /// Text parts count by their text; images, audio and files at the fixed
 /// attachment cost; unknown parts by their JSON.
-fn parts_milli<N: Node>(parts: &N, at: &At) -> Result<u64, InputError> {
-    let len = parts.array_len().unwrap_or(0);
+fn parts_milli<N: Node>(content: &N, at: &At) -> Result<u64, InputError> {
     let mut milli = 0;
-    for i in 0..len {
-        let field = format!("content[{i}]");
-        let part = at.item(parts, &field, i)?;
-        if part.kind() != Kind::Object {
-            return Err(at.type_error(&field, "a content part object", part.kind()));
-        }
-        let kind = at.required_string(&part, &format!("{field}.type"), "type")?;
-        milli += match kind.as_str() {
+    for (field, part) in parts(at, content, "content", "a content part object")? {
+        milli += match part_type(at, &part, &field)?.as_str() {
             "text" => text_milli(&part, at, &field, "text")?,
             "refusal" => text_milli(&part, at, &field, "refusal")?,
             "image_url" | "input_audio" | "file" => ATTACHMENT_MILLI,
@@ -183,43 +170,20 @@ pub fn marker(text: &str) -> crate::json::Json {
 pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     let role = at.required_string(message, "role", "role")?;
     let mut blocks = Vec::new();
-    let mut texts = Vec::new();
-    if let Some(content) = at.get(message, "content", "content")? {
-        if let Some(text) = content.text() {
-            texts.push(Block::Text(untagged(&text).to_string()));
-        } else if let Some(len) = content.array_len() {
-            for i in 0..len {
-                let part = at.item(&content, &format!("content[{i}]"), i)?;
-                let kind = part
-                    .field("type")
-                    .ok()
-                    .flatten()
-                    .and_then(|k| k.text().map(|t| t.into_owned()));
-                let text_of = |key: &str| {
-                    part.field(key)
-                        .ok()
-                        .flatten()
-                        .and_then(|t| t.text().map(|t| t.into_owned()))
-                };
-                match kind.as_deref() {
-                    Some("text") => texts.push(Block::Text(
-                        untagged(&text_of("text").unwrap_or_default()).to_string(),
-                    )),
-                    Some("refusal") => {
-                        texts.push(Block::Text(text_of("refusal").unwrap_or_default()))
-                    }
-                    Some("image_url") => texts.push(Block::Attachment("image".into())),
-                    Some("input_audio") => texts.push(Block::Attachment("audio".into())),
-                    Some(other) => texts.push(Block::Attachment(other.to_string())),
-                    None => {}
-                }
-            }
-        }
-    }
+    let content = at.get(message, "content", "content")?;
+    let texts = content_blocks(content.as_ref(), |part, kind, blocks| match kind {
+        "text" => blocks.push(Block::Text(
+            untagged(&string_field(part, "text").unwrap_or_default()).to_string(),
+        )),
+        "refusal" => blocks.push(Block::Text(
+            string_field(part, "refusal").unwrap_or_default(),
+        )),
+        "image_url" => blocks.push(Block::Attachment("image".into())),
+        "input_audio" => blocks.push(Block::Attachment("audio".into())),
+        other => blocks.push(Block::Attachment(other.to_string())),
+    });
     if role == "tool" || role == "function" {
-        let id = at
-            .string(message, "tool_call_id", "tool_call_id")?
-            .and_then(|id| id.text().map(|t| t.into_owned()));
+        let id = string_field(message, "tool_call_id");
         let output = crate::join::join(
             texts.iter().filter_map(|block| match block {
                 Block::Text(text) => Some(text.as_str()),
@@ -238,23 +202,12 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     if let Some(calls) = at.get(message, "tool_calls", "tool_calls")? {
         for i in 0..calls.array_len().unwrap_or(0) {
             let call = at.item(&calls, &format!("tool_calls[{i}]"), i)?;
-            let text = |node: &N, key: &str| {
-                node.field(key)
-                    .ok()
-                    .flatten()
-                    .and_then(|t| t.text().map(|t| t.into_owned()))
-            };
             let function = call.field("function").ok().flatten();
+            let of_function = |key| function.as_ref().and_then(|f| string_field(f, key));
             blocks.push(Block::ToolCall {
-                id: text(&call, "id").unwrap_or_default(),
-                name: function
-                    .as_ref()
-                    .and_then(|f| text(f, "name"))
-                    .unwrap_or_default(),
-                arguments: function
-                    .as_ref()
-                    .and_then(|f| text(f, "arguments"))
-                    .unwrap_or_default(),
+                id: string_field(&call, "id").unwrap_or_default(),
+                name: of_function("name").unwrap_or_default(),
+                arguments: of_function("arguments").unwrap_or_default(),
             });
         }
     }

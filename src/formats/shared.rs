@@ -418,6 +418,25 @@ pub fn output_text<N: Node>(value: Option<&N>, text_types: &[&str]) -> (String, 
     )
 }
 
+/// A message object's `role` in the formats that take any role (OpenAI Chat,
+/// Ollama): its name and kind, an unknown role read as system-like.
+/// (`function`, OpenAI's older tool role, is read in both: Ollama's
+/// misfit refuses it before this.)
+pub fn chat_role<N: Node>(message: &N, at: &At) -> Result<(String, RoleKind), InputError> {
+    if message.kind() != Kind::Object {
+        return Err(at.type_error("", "a message object", message.kind()));
+    }
+    let name = at.required_string(message, "role", "role")?;
+    let kind = match name.as_str() {
+        "system" => RoleKind::System,
+        "user" => RoleKind::User,
+        "assistant" => RoleKind::Assistant,
+        "tool" | "function" => RoleKind::Tool,
+        _ => RoleKind::SystemLike,
+    };
+    Ok((name, kind))
+}
+
 /// A message's `role`, which must be one of `roles`: its name and kind.
 pub fn role_of<N: Node>(
     message: &N,
