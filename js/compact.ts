@@ -3,7 +3,7 @@
 // in Rust (src/summary), per CompactionJob, so calls in flight never share state.
 import * as wasm from "./wasm.js";
 import type { CompactionMarker, Message, MessageFormat, SummaryOptions } from "./wasm.js";
-import { CompactionError } from "./errors.js";
+import { CompactionError, kindOf } from "./errors.js";
 import { markerOfHistoryClass } from "./instances.js";
 
 /**
@@ -69,7 +69,7 @@ export async function compact<M extends Message, F extends MessageFormat | undef
   options: CompactOptions & { format?: F } = {},
 ): Promise<CompactionMarker<M, F>> {
   if (typeof gateway !== "function") {
-    throw new TypeError(`gateway must be a function, got ${describe(gateway)}`);
+    throw new TypeError(`gateway must be a function, got ${kindOf(gateway)}`);
   }
   const { signal, timeoutMs, onProgress } = readCallOptions(options);
   // Reads and checks everything, synchronously: a later change to the
@@ -111,22 +111,22 @@ async function callGateway(gateway: Gateway, request: SummaryRequest, signal: Ab
 
 function readCallOptions(options: CompactOptions) {
   if (options === null || typeof options !== "object") {
-    throw new TypeError(`options must be an object, got ${describe(options)}`);
+    throw new TypeError(`options must be an object, got ${kindOf(options)}`);
   }
   const { signal, timeoutMs, onProgress } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new TypeError(`options.signal must be an AbortSignal, got ${describe(signal)}`);
+    throw new TypeError(`options.signal must be an AbortSignal, got ${kindOf(signal)}`);
   }
   if (timeoutMs !== undefined) {
     if (typeof timeoutMs !== "number") {
-      throw new TypeError(`options.timeoutMs must be a number, got ${describe(timeoutMs)}`);
+      throw new TypeError(`options.timeoutMs must be a number, got ${kindOf(timeoutMs)}`);
     }
     if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
       throw new RangeError(`options.timeoutMs must be a positive finite number, got ${timeoutMs}`);
     }
   }
   if (onProgress !== undefined && typeof onProgress !== "function") {
-    throw new TypeError(`options.onProgress must be a function, got ${describe(onProgress)}`);
+    throw new TypeError(`options.onProgress must be a function, got ${kindOf(onProgress)}`);
   }
   return { signal, timeoutMs, onProgress };
 }
@@ -165,9 +165,3 @@ function stopper(outer: AbortSignalLike | undefined, timeoutMs: number | undefin
   };
 }
 
-/** A value's type in words, for error messages. */
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value;
-}

@@ -4,6 +4,7 @@
 import * as wasm from "./wasm.js";
 import type { FormatOptions, Message, PruneOptions } from "./wasm.js";
 import { compact, type CompactOptions, type Gateway, type AbortSignalLike } from "./compact.js";
+import { kindOf } from "./errors.js";
 
 export interface ContextManagerOptions extends FormatOptions {
   /** The summariser's gateway; without one, an over-budget history gets the emergency cut. */
@@ -49,14 +50,14 @@ export class ContextManager {
   readonly #memo = new wasm.HistoryMemo();
 
   constructor(options: ContextManagerOptions = {}) {
-    if (options === null || typeof options !== "object") {
-      throw new TypeError(`options must be an object, got ${options === null ? "null" : typeof options}`);
+    if (options === null || typeof options !== "object" || Array.isArray(options)) {
+      throw new TypeError(`options must be an object, got ${kindOf(options)}`);
     }
     this.#options = options;
     this.#maxTokens = numberOption(options.maxTokens, "options.maxTokens", wasm.defaultMaxTokens(), false);
     this.#maxCompactions = numberOption(options.maxCompactionsPerRun, "options.maxCompactionsPerRun", 2, true);
     if (options.gateway !== undefined && typeof options.gateway !== "function") {
-      throw new TypeError(`options.gateway must be a function, got ${typeof options.gateway}`);
+      throw new TypeError(`options.gateway must be a function, got ${kindOf(options.gateway)}`);
     }
   }
 
@@ -163,7 +164,7 @@ function withUsage<M>(
   estimate: (messages: readonly M[]) => number,
 ): number {
   if (usage === undefined) return estimated;
-  if (usage === null || typeof usage !== "object") throw new TypeError(`lastUsage must be an object, got ${usage === null ? "null" : typeof usage}`);
+  if (usage === null || typeof usage !== "object" || Array.isArray(usage)) throw new TypeError(`lastUsage must be an object, got ${kindOf(usage)}`);
   numberOption(usage.promptTokens, "lastUsage.promptTokens", undefined, false, true);
   const count = numberOption(usage.messageCount, "lastUsage.messageCount", undefined, true);
   if (count > all.length) {
@@ -177,7 +178,7 @@ function withUsage<M>(
 /** A number option: positive and finite (or, for counts, a whole number from 0). */
 function numberOption(value: unknown, name: string, fallback: number | undefined, count: boolean, zeroOk = false): number {
   if (value === undefined && fallback !== undefined) return fallback;
-  if (typeof value !== "number") throw new TypeError(`${name} must be a number, got ${value === null ? "null" : typeof value}`);
+  if (typeof value !== "number") throw new TypeError(`${name} must be a number, got ${kindOf(value)}`);
   const ok = count ? Number.isInteger(value) && value >= 0 : Number.isFinite(value) && (value > 0 || (zeroOk && value === 0));
   if (!ok) {
     const want = count ? "a whole number from 0" : zeroOk ? "a non-negative finite number" : "a positive finite number";

@@ -27,3 +27,13 @@ export class GatewayHttpError extends Error {
     this.url = url;
   }
 }
+
+/**
+ * A value's kind in the words every error of the package uses after "got"
+ * (the Rust side's `Kind::describe`): "null", "array", or its `typeof`.
+ */
+export function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}

@@ -1,7 +1,7 @@
 // Ready-made gateways over fetch: OpenAI-compatible chat completions and
 // Anthropic Messages. Each is a function `compact` can call as it is.
 import type { Gateway, GatewayReply, GatewaySignal, SummaryRequest } from "./compact.js";
-import { GatewayHttpError } from "./errors.js";
+import { GatewayHttpError, kindOf } from "./errors.js";
 
 /** `fetch`, named by the part the gateways use, so the types need no DOM library. */
 export type Fetch = (
@@ -98,7 +98,7 @@ async function postJson(
 
 function fetchOf(given: Fetch | undefined): Fetch {
   if (given !== undefined) {
-    if (typeof given !== "function") throw new TypeError(`options.fetch must be a function, got ${typeof given}`);
+    if (typeof given !== "function") throw new TypeError(`options.fetch must be a function, got ${kindOf(given)}`);
     return given;
   }
   if (typeof globalThis.fetch !== "function") {
@@ -108,6 +108,6 @@ function fetchOf(given: Fetch | undefined): Fetch {
 }
 
 function trimSlash(url: string): string {
-  if (typeof url !== "string") throw new TypeError(`options.baseURL must be a string, got ${typeof url}`);
+  if (typeof url !== "string") throw new TypeError(`options.baseURL must be a string, got ${kindOf(url)}`);
   return url.replace(/\/+$/, "");
 }

@@ -136,6 +136,24 @@ test("bad configuration is a RangeError or TypeError naming the option", () => {
   assert.throws(() => new ContextManager(null), TypeError);
 });
 
+test("every 'got' names the value's kind in the same words on both sides of the boundary", async () => {
+  const { estimateTokens, compact } = await import("kram-compaction");
+  const words = (fn) => {
+    try {
+      fn();
+    } catch (error) {
+      return error.message;
+    }
+    return "no error";
+  };
+  assert.equal(words(() => new ContextManager([])), "options must be an object, got array");
+  assert.equal(words(() => new ContextManager({ maxTokens: [1] })), "options.maxTokens must be a number, got array");
+  assert.equal(words(() => new ContextManager({ gateway: [] })), "options.gateway must be a function, got array");
+  assert.equal(words(() => estimateTokens([], [])), "options must be an object, got array");
+  await assert.rejects(compact(() => "x", "m", [], { onProgress: null }), { message: "options.onProgress must be a function, got null" });
+  await assert.rejects(compact([], "m", []), { message: "gateway must be a function, got array" });
+});
+
 test("every message format: compacted, the marker in the history's own format, found by effectiveHistory", async () => {
   const { readFileSync } = await import("node:fs");
   const { describeMessages } = await import("kram-compaction");
