@@ -19,10 +19,12 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# wasm-bindgen-cli at exactly the version the crate pins (=X.Y.Z in Cargo.toml).
-# Not --locked: its lockfile wants a crate version the registry here lacks.
-want=$(sed -n 's/^wasm-bindgen = .*version = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
-[ -n "$want" ] || { say "no wasm-bindgen = \"=X.Y.Z\" pin found in Cargo.toml" >&2; exit 1; }
+# wasm-bindgen-cli at exactly the version of the wasm-bindgen crate the build
+# uses: the one Cargo.lock records (Cargo.toml pins it with "=X.Y.Z", however
+# that line is spelled). Not --locked: its lockfile wants a crate version the
+# registry here lacks.
+want=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+[ -n "$want" ] || { say "no wasm-bindgen package found in Cargo.lock" >&2; exit 1; }
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
   say "installing wasm-bindgen-cli $want (found '${have:-none}'; takes about 4 minutes)"
