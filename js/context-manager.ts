@@ -5,6 +5,7 @@ import * as wasm from "./wasm.js";
 import type { FormatOptions, Message, PruneOptions } from "./wasm.js";
 import { compact, type CompactOptions, type Gateway, type AbortSignalLike } from "./compact.js";
 import { kindOf } from "./errors.js";
+import { newMemoState, numbersOf } from "./memo.js";
 
 export interface ContextManagerOptions extends FormatOptions {
   /** The summariser's gateway; without one, an over-budget history gets the emergency cut. */
@@ -47,7 +48,7 @@ export class ContextManager {
   readonly #maxCompactions: number;
   #compactionsInRun = 0;
   /** What was read of each stored message, so the next turn reads only the new ones. */
-  readonly #memo = new wasm.HistoryMemo();
+  readonly #memo = newMemoState();
 
   constructor(options: ContextManagerOptions = {}) {
     if (options === null || typeof options !== "object" || Array.isArray(options)) {
@@ -72,15 +73,36 @@ export class ContextManager {
     { lastUsage, signal }: { lastUsage?: LastUsage; signal?: AbortSignalLike } = {},
   ): Promise<Prepared<M>> {
     const format = this.#options.format === undefined ? {} : { format: this.#options.format };
-    const effective = this.#memo.effectiveHistory(all as unknown as Message[], format) as unknown as M[];
-    const estimate = (messages: readonly M[]) => this.#memo.estimateTokens(messages as unknown as Message[], format);
-    const estimated = estimate(effective);
+    const memo = this.#memo;
+    const core = memo.core;
+    const list = (messages: readonly M[]) => messages as unknown as Message[];
+    // `all` is numbered once; the effective history's numbers are its slices.
+    const allNumbers = numbersOf(memo, all);
+    const [instructions, start] = core.effectiveBounds(list(all), allNumbers, format) as unknown as [number, number];
+    const whole = start === instructions;
+    const effective = whole ? all.slice() : [...all.slice(0, instructions), ...all.slice(start)];
+    const effectiveNumbers = whole ? allNumbers : joined(allNumbers.subarray(0, instructions), allNumbers.subarray(start));
+    const estimate = (messages: readonly M[], numbers = numbersOf(memo, messages)) =>
+      core.estimateTokens(list(messages), numbers, format);
+    const estimated = estimate(effective, effectiveNumbers);
     const tokens = withUsage(all, effective.length, estimated, lastUsage, estimate);
+    const result = (tier: Tier, messages: M[], reason: string, append: M[] = [], tokensAfter = estimate(messages)): Prepared<M> => ({
+      messages,
+      append,
+      tier,
+      tokensBefore: tokens,
+      tokensAfter,
+      reason,
+    });
+    const fits = wasm.ladderBeforePruning(tokens, this.#maxTokens) as { next: "none"; reason: string } | undefined;
+    if (fits !== undefined) return result("none", effective, fits.reason, [], estimated);
+
     const pruneOptions = { maxTokens: this.#maxTokens, ...this.#options.prune, ...format };
-    const prune = (messages: readonly M[]) => this.#memo.pruneForModel(messages as unknown as Message[], pruneOptions) as unknown as M[];
+    const prune = (messages: readonly M[]) => core.pruneForModel(list(messages), numbersOf(memo, messages), pruneOptions) as unknown as M[];
     const pruned = prune(effective);
     // Pruning saves what the estimate says it saves, whatever the provider counted.
-    const tokensPruned = Math.max(0, tokens - (estimated - estimate(pruned)));
+    const prunedEstimate = estimate(pruned);
+    const tokensPruned = Math.max(0, tokens - (estimated - prunedEstimate));
     const { gateway, model } = this.#options;
     const step = wasm.ladderAfterPruning(
       tokens,
@@ -91,32 +113,23 @@ export class ContextManager {
       gateway !== undefined,
       model,
     ) as { next: "none" | "pruned" | "compact" | "emergency"; reason: string };
-    const result = (tier: Tier, messages: M[], reason: string, append: M[] = []): Prepared<M> => ({
-      messages,
-      append,
-      tier,
-      tokensBefore: tokens,
-      tokensAfter: estimate(messages),
-      reason,
-    });
-    const cut = (messages: M[]) =>
-      this.#memo.emergencyPrune(messages as unknown as Message[], this.#maxTokens, format) as unknown as M[];
+    const cut = (messages: M[]) => core.emergencyPrune(list(messages), numbersOf(memo, messages), this.#maxTokens, format) as unknown as M[];
 
     if (step.next === "none") return result("none", effective, step.reason);
-    if (step.next === "pruned") return result("pruned", pruned, step.reason);
+    if (step.next === "pruned") return result("pruned", pruned, step.reason, [], prunedEstimate);
     if (step.next === "emergency") return result("emergency", cut(pruned), step.reason);
 
     // What to summarise and what follows the marker verbatim is decided in
     // Rust before any call: the newest user turn, or (when it alone is too
     // big) its request and newest steps. No call is made that cannot help.
-    const plan = wasm.compactionPlan(
-      effective as unknown as Message[],
+    const plan = core.compactionPlan(
+      list(effective),
+      effectiveNumbers,
       this.#maxTokens,
       tokens,
       tokensPruned,
       this.#options.compact,
       format,
-      this.#memo,
     ) as CompactionPlan;
     if (plan.skip !== undefined) return result("emergency", cut(pruned), plan.skip);
     const kept = plan.keep.map((index) => effective[index]!);
@@ -154,6 +167,14 @@ export class ContextManager {
 type CompactionPlan =
   | { skip: string; instructions?: undefined; summariseEnd?: undefined; keep?: undefined; maxSummaryTokens?: undefined; reason?: undefined; reasonCut?: undefined }
   | { skip?: undefined; instructions: number; summariseEnd: number; keep: number[]; maxSummaryTokens: number; reason: string; reasonCut: string };
+
+/** Two runs of numbers as one. */
+function joined(first: Uint32Array, second: Uint32Array): Uint32Array {
+  const numbers = new Uint32Array(first.length + second.length);
+  numbers.set(first);
+  numbers.set(second, first.length);
+  return numbers;
+}
 
 /** The budget measure: the provider's count for the messages it saw, estimates for the rest. */
 function withUsage<M>(

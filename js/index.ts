@@ -80,31 +80,7 @@ export const emergencyPrune = wasm.emergencyPrune as unknown as SameMessages<
   [maxTokens?: number, options?: FormatOptions]
 >;
 
-/** The history functions, remembering what they read of each message object. */
-export interface HistoryMemo {
-  /** `estimateTokens`, reading only the messages it has not seen. */
-  estimateTokens: ReadMessages<[options?: FormatOptions], number>;
-  /** `needsCompaction`, through the memo. */
-  needsCompaction: ReadMessages<[maxTokens?: number, options?: FormatOptions], boolean>;
-  /** `effectiveHistory`, through the memo. */
-  effectiveHistory: SameMessages<[options?: FormatOptions]>;
-  /** `pruneForModel`, through the memo. */
-  pruneForModel: SameMessages<[options?: PruneOptions]>;
-  /** `emergencyPrune`, through the memo. */
-  emergencyPrune: SameMessages<[maxTokens?: number, options?: FormatOptions]>;
-  /** How many message objects it remembers. */
-  readonly size: number;
-}
-
-/**
- * The same answers as the plain functions, for a history read again and
- * again (each turn of an agent loop, each change in a chat UI): what was
- * learned of a message object is remembered (weakly: a message the caller
- * drops is forgotten), so a grown history costs what its new messages cost.
- * The newest message is always read again; a message changed in place must
- * be replaced by a new object.
- */
-export const HistoryMemo = wasm.HistoryMemo as unknown as new () => HistoryMemo;
+export { HistoryMemo } from "./memo.js";
 
 /**
  * The `name` that tags an OpenAI Chat system message as a compaction summary;

@@ -18,27 +18,50 @@ use crate::view::MessageView;
 /// A memo to read through, or none.
 pub type Memo<'a, 'b> = Option<&'a mut Recall<'b>>;
 
-fn views<N: Node>(
-    messages: &[N],
-    format: Option<Format>,
-    argument: &str,
-    memo: Memo,
-) -> Result<Vec<MessageView>, InputError> {
-    views_with_placeholder(messages, format, argument, DEFAULT_PLACEHOLDER, memo)
-}
-
-fn views_with_placeholder<N: Node>(
+/// Reads `messages` (through the memo if there is one), applies `rule` to
+/// the views, and hands them back to the memo for the next read of a history
+/// that begins the same way.
+fn read_then<N: Node, T>(
     messages: &[N],
     format: Option<Format>,
     argument: &str,
     placeholder: &str,
-    memo: Memo,
-) -> Result<Vec<MessageView>, InputError> {
-    match memo {
+    mut memo: Memo,
+    rule: impl FnOnce(&[MessageView]) -> T,
+) -> Result<T, InputError> {
+    let (_, views) = match memo.as_deref_mut() {
         Some(recall) => read_history_remembering(messages, format, argument, placeholder, recall),
         None => read_history(messages, format, argument, placeholder),
+    }?;
+    let answer = rule(&views);
+    keep(memo, views);
+    Ok(answer)
+}
+
+/// `read_then` for the functions that read an effective history at the
+/// default placeholder.
+fn read_effective<N: Node, T>(
+    effective: &[N],
+    format: Option<Format>,
+    memo: Memo,
+    rule: impl FnOnce(&[MessageView]) -> T,
+) -> Result<T, InputError> {
+    read_then(
+        effective,
+        format,
+        "effective",
+        DEFAULT_PLACEHOLDER,
+        memo,
+        rule,
+    )
+}
+
+/// Hands a read's views back to the memo, for the next read of a history
+/// that begins the same way.
+fn keep(memo: Memo, views: Vec<MessageView>) {
+    if let Some(recall) = memo {
+        recall.keep(views);
     }
-    .map(|(_, views)| views)
 }
 
 pub fn estimate_tokens<N: Node>(messages: &[N], format: Option<Format>) -> Result<u64, InputError> {
@@ -50,9 +73,14 @@ pub fn estimate_tokens_with<N: Node>(
     format: Option<Format>,
     memo: Memo,
 ) -> Result<u64, InputError> {
-    Ok(history::total_tokens(&views(
-        messages, format, "messages", memo,
-    )?))
+    read_then(
+        messages,
+        format,
+        "messages",
+        DEFAULT_PLACEHOLDER,
+        memo,
+        history::total_tokens,
+    )
 }
 
 pub fn needs_compaction<N: Node>(
@@ -70,10 +98,9 @@ pub fn needs_compaction_with<N: Node>(
     memo: Memo,
 ) -> Result<bool, InputError> {
     let max_tokens = check_budget(max_tokens, "maxTokens")?;
-    Ok(history::needs_compaction(
-        &views(effective, format, "effective", memo)?,
-        max_tokens,
-    ))
+    read_effective(effective, format, memo, |views| {
+        history::needs_compaction(views, max_tokens)
+    })
 }
 
 /// The leading system messages (instructions), then everything from the
@@ -90,16 +117,35 @@ pub fn effective_history_with<N: Node>(
     format: Option<Format>,
     memo: Memo,
 ) -> Result<Vec<Output>, InputError> {
-    let views = match memo {
-        Some(recall) => read_structure_remembering(all, format, "all", recall)?,
-        None => read_structure(all, format, "all")?,
-    };
-    let instructions = crate::cuts::instructions(&views);
-    let start = history::effective_start(&views).max(instructions);
+    let (instructions, start) = effective_bounds_with(all, format, memo)?;
     Ok((0..instructions)
         .chain(start..all.len())
         .map(Output::Keep)
         .collect())
+}
+
+/// The effective history as bounds: the number of instructions, and where
+/// it goes on from (`all[..instructions]` then `all[start..]`).
+pub fn effective_bounds_with<N: Node>(
+    all: &[N],
+    format: Option<Format>,
+    mut memo: Memo,
+) -> Result<(usize, usize), InputError> {
+    let views = match memo.as_deref_mut() {
+        Some(recall) => read_structure_remembering(all, format, "all", recall)?,
+        None => read_structure(all, format, "all")?,
+    };
+    let bounds = effective_bounds(&views);
+    keep(memo, views);
+    Ok(bounds)
+}
+
+fn effective_bounds(views: &[MessageView]) -> (usize, usize) {
+    let instructions = crate::cuts::instructions(views);
+    (
+        instructions,
+        history::effective_start(views).max(instructions),
+    )
 }
 
 pub fn prune_for_model<N: Node>(
@@ -117,11 +163,10 @@ pub fn prune_for_model_with<N: Node>(
     memo: Memo,
 ) -> Result<Vec<Output>, InputError> {
     let placeholder = &options.placeholder;
-    let views = views_with_placeholder(effective, format, "effective", placeholder, memo)?;
-    Ok(with_edits(
-        effective.len(),
-        prune::prune_plan(&views, options),
-    ))
+    let edits = read_then(effective, format, "effective", placeholder, memo, |views| {
+        prune::prune_plan(views, options)
+    })?;
+    Ok(with_edits(effective.len(), edits))
 }
 
 pub fn emergency_prune<N: Node>(
@@ -139,8 +184,9 @@ pub fn emergency_prune_with<N: Node>(
     memo: Memo,
 ) -> Result<Vec<Output>, InputError> {
     let max_tokens = check_budget(max_tokens, "maxTokens")?;
-    let views = views(effective, format, "effective", memo)?;
-    let cut = prune::emergency_cut(&views, max_tokens);
+    let cut = read_effective(effective, format, memo, |views| {
+        prune::emergency_cut(views, max_tokens)
+    })?;
     Ok(cut.kept(effective.len()).map(Output::Keep).collect())
 }
 
@@ -155,11 +201,7 @@ pub fn compaction_plan<N: Node>(
     memo: Memo,
 ) -> Result<Result<CompactionPlan, String>, InputError> {
     let max_tokens = check_budget(max_tokens, "maxTokens")?;
-    let views = views(effective, format, "effective", memo)?;
-    Ok(crate::ladder::plan_compaction(
-        &views,
-        max_tokens as u64,
-        max_summary_tokens,
-        tokens_before,
-    ))
+    read_effective(effective, format, memo, |views| {
+        crate::ladder::plan_compaction(views, max_tokens as u64, max_summary_tokens, tokens_before)
+    })
 }

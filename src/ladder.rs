@@ -39,6 +39,17 @@ pub struct Standing {
     pub has_gateway: bool,
 }
 
+/// The step before pruning: `Fits` when the effective history is within the
+/// budget as it is; `None` when it must be pruned first (then ask
+/// `after_pruning`).
+pub fn before_pruning(tokens: u64, max_tokens: u64) -> Option<Next> {
+    (tokens <= max_tokens).then(|| {
+        Next::Fits(format!(
+            "{tokens} estimated tokens are within the budget of {max_tokens}"
+        ))
+    })
+}
+
 /// The step after the free tiers.
 pub fn after_pruning(standing: &Standing) -> Next {
     let Standing {
@@ -47,10 +58,8 @@ pub fn after_pruning(standing: &Standing) -> Next {
         max_tokens,
         ..
     } = *standing;
-    if tokens <= max_tokens {
-        return Next::Fits(format!(
-            "{tokens} estimated tokens are within the budget of {max_tokens}"
-        ));
+    if let Some(fits) = before_pruning(tokens, max_tokens) {
+        return fits;
     }
     if tokens_pruned <= max_tokens {
         return Next::Pruned(format!(

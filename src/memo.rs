@@ -4,15 +4,16 @@
 //!
 //! A message's view depends on the message alone (and on the format, the
 //! placeholder and whether sizes are wanted), never on its neighbours, so it
-//! can be remembered per message. The caller's side gives each message object
+//! can be remembered per message; but for Gemini, whose calls without an id
+//! pair with the responses of the next content by position, the view also
+//! depends on the message's place, and is reused only in the same place. The caller's side gives each message object
 //! a number (the bindings keep them in a JS `WeakMap`); this module keeps what
 //! was learned under that number. Entries not used in the last
 //! `FORGET_AFTER_CALLS` reads are dropped, so the memo holds about the
 //! histories in use and nothing of messages the caller has let go.
 
-use std::collections::HashMap;
-
 use crate::formats::Format;
+use crate::hash::FastMap;
 use crate::view::MessageView;
 
 /// Reads after which an entry nobody used is dropped. An agent loop's turn
@@ -20,12 +21,16 @@ use crate::view::MessageView;
 /// the history in use are touched on every turn and stay.
 pub const FORGET_AFTER_CALLS: u64 = 16;
 
+/// Whole histories kept at most: an agent loop's turn reads a few (the
+/// stored history, the pruned one, the one after a compaction).
+pub const HISTORIES: usize = 4;
+
 #[derive(Default)]
 pub struct Memo {
-    entries: HashMap<u64, Entry>,
+    entries: FastMap<u64, Entry>,
+    histories: Vec<History>,
     /// Reads so far: an entry's `used` is the read that last touched it.
     reads: u64,
-    next_number: u64,
 }
 
 #[derive(Default)]
@@ -42,7 +47,68 @@ struct Remembered {
     format: Format,
     sizes: bool,
     placeholder: String,
+    /// The message's place, for a format whose views depend on it.
+    place: Option<usize>,
     view: MessageView,
+}
+
+/// What a read's views depend on besides the messages themselves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadKey {
+    /// The format the caller forced, or `None` when it was detected.
+    pub forced: Option<Format>,
+    pub sizes: bool,
+    pub placeholder: String,
+}
+
+/// A whole history as it was read, for the next read of a history that
+/// begins the same way.
+#[derive(Clone, Debug)]
+pub struct History {
+    pub key: ReadKey,
+    /// Each message's number; 0 for one not to remember (never matches).
+    pub numbers: Vec<u64>,
+    /// After each message, the formats that fit it and every one before it
+    /// (one bit each): where detection goes on from. Empty when forced.
+    pub candidates: Vec<u32>,
+    pub format: Format,
+    /// The views as read: reasoning counted in full (see `carried`).
+    pub views: Vec<MessageView>,
+    /// The views that are reasoning carried back, and their full estimate:
+    /// what they count depends on where the newest user turn is.
+    pub carried: Vec<(usize, u64)>,
+    used: u64,
+}
+
+impl History {
+    pub fn new(key: ReadKey, numbers: Vec<u64>, format: Format) -> History {
+        History {
+            key,
+            numbers,
+            candidates: Vec::new(),
+            format,
+            views: Vec::new(),
+            carried: Vec::new(),
+            used: 0,
+        }
+    }
+
+    /// How many of its first messages are the first of `numbers`.
+    fn shared_prefix(&self, numbers: &[u64]) -> usize {
+        self.numbers
+            .iter()
+            .zip(numbers)
+            .take_while(|(a, b)| a == b && **a != 0)
+            .count()
+    }
+
+    /// Keeps only the first `len` messages.
+    pub fn truncate(&mut self, len: usize) {
+        self.numbers.truncate(len);
+        self.candidates.truncate(len);
+        self.views.truncate(len);
+        self.carried.retain(|&(index, _)| index < len);
+    }
 }
 
 /// One read of a history through the memo: the number of each message, or
@@ -51,37 +117,103 @@ struct Remembered {
 pub struct Recall<'a> {
     pub memo: &'a mut Memo,
     pub numbers: Vec<Option<u64>>,
+    /// The history this read made, until its views are handed back.
+    pending: Option<History>,
 }
 
 impl Memo {
-    /// A number for a message object seen for the first time.
-    pub fn new_number(&mut self) -> u64 {
-        self.next_number += 1;
-        self.next_number
-    }
-
-    /// How many messages it remembers.
+    /// How many messages it remembers, per message or in a whole history.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        let mut numbers: FastMap<u64, ()> = self.entries.keys().map(|&n| (n, ())).collect();
+        for history in &self.histories {
+            numbers.extend(
+                history
+                    .numbers
+                    .iter()
+                    .filter(|&&n| n != 0)
+                    .map(|&n| (n, ())),
+            );
+        }
+        numbers.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
-    /// Marks the end of one read: entries unused for `FORGET_AFTER_CALLS`
-    /// reads are dropped (looked for every `FORGET_AFTER_CALLS` reads, so a
-    /// read costs what its own messages cost).
+    /// Marks the end of one read: entries and histories unused for
+    /// `FORGET_AFTER_CALLS` reads are dropped (entries looked for every
+    /// `FORGET_AFTER_CALLS` reads, so a read costs what its own messages cost).
     pub fn finish_read(&mut self) {
         self.reads += 1;
+        let oldest = self.reads.saturating_sub(FORGET_AFTER_CALLS);
+        self.histories.retain(|history| history.used >= oldest);
         if self.reads.is_multiple_of(FORGET_AFTER_CALLS) {
-            let oldest = self.reads.saturating_sub(FORGET_AFTER_CALLS);
             self.entries.retain(|_, entry| entry.used >= oldest);
         }
     }
 }
 
-impl Recall<'_> {
+impl<'a> Recall<'a> {
+    pub fn new(memo: &'a mut Memo, numbers: Vec<Option<u64>>) -> Recall<'a> {
+        Recall {
+            memo,
+            numbers,
+            pending: None,
+        }
+    }
+
+    /// The whole history read before under `key` that shares the longest
+    /// beginning with this one, taken out of the memo (it comes back, grown
+    /// or cut, with `keep`), cut to that beginning. `None` when none shares
+    /// a message.
+    pub fn take_history(&mut self, key: &ReadKey) -> Option<History> {
+        let numbers: Vec<u64> = self.numbers.iter().map(|n| n.unwrap_or(0)).collect();
+        let (at, shared) = self
+            .memo
+            .histories
+            .iter()
+            .enumerate()
+            .filter(|(_, history)| history.key == *key)
+            .map(|(at, history)| (at, history.shared_prefix(&numbers)))
+            .max_by_key(|&(_, shared)| shared)?;
+        if shared == 0 {
+            return None;
+        }
+        let mut history = self.memo.histories.swap_remove(at);
+        history.truncate(shared);
+        Some(history)
+    }
+
+    /// Holds the history this read made until `keep` hands its views back.
+    pub fn set_pending(&mut self, history: History) {
+        self.pending = Some(history);
+    }
+
+    /// The read's views, handed back once the rules are done with them, so
+    /// the next read of a history that begins the same way takes them as
+    /// they are. Carried reasoning gets its full estimate back first.
+    pub fn keep(&mut self, mut views: Vec<MessageView>) {
+        let Some(mut history) = self.pending.take() else {
+            return;
+        };
+        if views.len() != history.numbers.len() {
+            return;
+        }
+        for &(index, tokens) in &history.carried {
+            views[index].tokens = tokens;
+        }
+        history.views = views;
+        history.used = self.memo.reads;
+        if self.memo.histories.len() >= HISTORIES {
+            let oldest = (0..self.memo.histories.len())
+                .min_by_key(|&at| self.memo.histories[at].used)
+                .unwrap_or(0);
+            self.memo.histories.swap_remove(oldest);
+        }
+        self.memo.histories.push(history);
+    }
+
     fn entry(&mut self, index: usize) -> Option<&mut Entry> {
         let number = self.numbers.get(index).copied().flatten()?;
         let reads = self.memo.reads;
@@ -115,11 +247,17 @@ impl Recall<'_> {
         sizes: bool,
         placeholder: &str,
     ) -> Option<MessageView> {
+        let place = format.view_depends_on_place().then_some(index);
         let entry = self.entry(index)?;
         entry
             .views
             .iter()
-            .find(|r| r.format == format && r.sizes == sizes && r.placeholder == placeholder)
+            .find(|r| {
+                r.format == format
+                    && r.sizes == sizes
+                    && r.placeholder == placeholder
+                    && r.place == place
+            })
             .map(|r| r.view.clone())
     }
 
@@ -136,6 +274,7 @@ impl Recall<'_> {
                 format,
                 sizes,
                 placeholder: placeholder.to_string(),
+                place: format.view_depends_on_place().then_some(index),
                 view: view.clone(),
             });
         }

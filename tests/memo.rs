@@ -16,7 +16,7 @@ use common::{fixture, refs};
 fn recall(memo: &mut Memo, len: usize) -> Recall<'_> {
     let mut numbers: Vec<Option<u64>> = (1..len as u64).map(Some).collect();
     numbers.push(None);
-    Recall { memo, numbers }
+    Recall::new(memo, numbers)
 }
 
 #[test]
@@ -28,28 +28,24 @@ fn a_growing_history_read_through_a_memo_reads_as_it_does_afresh() {
             let messages = refs(&session[..len]);
             for forced in [None, Some(format)] {
                 let fresh = read_history(&messages, forced, "messages", DEFAULT_PLACEHOLDER);
+                let mut read = recall(&mut memo, len);
                 let remembered = read_history_remembering(
                     &messages,
                     forced,
                     "messages",
                     DEFAULT_PLACEHOLDER,
-                    &mut recall(&mut memo, len),
-                );
-                assert_eq!(
-                    fresh.unwrap(),
-                    remembered.unwrap(),
-                    "{} at {len}",
-                    format.name()
-                );
-                let fresh = read_structure(&messages, forced, "messages").unwrap();
-                let remembered = read_structure_remembering(
-                    &messages,
-                    forced,
-                    "messages",
-                    &mut recall(&mut memo, len),
+                    &mut read,
                 )
                 .unwrap();
+                assert_eq!(fresh.unwrap(), remembered, "{} at {len}", format.name());
+                // Handed back, the views are where the next, longer read begins.
+                read.keep(remembered.1);
+                let fresh = read_structure(&messages, forced, "messages").unwrap();
+                let mut read = recall(&mut memo, len);
+                let remembered =
+                    read_structure_remembering(&messages, forced, "messages", &mut read).unwrap();
                 assert_eq!(fresh, remembered, "{} structure at {len}", format.name());
+                read.keep(remembered);
             }
         }
         assert_eq!(
@@ -128,12 +124,48 @@ fn messages_unused_for_a_while_are_forgotten() {
             &refs(other),
             None,
             "messages",
-            &mut Recall {
-                memo: &mut memo,
-                numbers,
-            },
+            &mut Recall::new(&mut memo, numbers),
         )
         .unwrap();
     }
     assert_eq!(memo.len(), 1, "only the message still in use is remembered");
+}
+
+/// Reads `order` (indices into `session`) through the memo, message `i`
+/// being the object numbered `i + 1`, and hands the views back.
+fn read_in_order(memo: &mut Memo, session: &[serde_json::Value], order: &[usize]) {
+    let values: Vec<&serde_json::Value> = order.iter().map(|&i| &session[i]).collect();
+    let mut numbers: Vec<Option<u64>> = order.iter().map(|&i| Some(i as u64 + 1)).collect();
+    if let Some(newest) = numbers.last_mut() {
+        *newest = None;
+    }
+    let fresh = read_history(&values, None, "messages", DEFAULT_PLACEHOLDER);
+    let mut read = Recall::new(memo, numbers);
+    let remembered =
+        read_history_remembering(&values, None, "messages", DEFAULT_PLACEHOLDER, &mut read);
+    assert_eq!(fresh, remembered, "{order:?}");
+    if let Ok((_, views)) = remembered {
+        read.keep(views);
+    }
+}
+
+#[test]
+fn a_history_cut_reordered_or_changed_in_the_middle_reads_as_it_does_afresh() {
+    for format in ALL_FORMATS.iter().copied() {
+        let session = fixture(format);
+        let len = session.len();
+        let mut memo = Memo::default();
+        let all: Vec<usize> = (0..len).collect();
+        read_in_order(&mut memo, &session, &all);
+        // Shorter, then whole again; a message dropped from the middle; the
+        // newest turn moved first (a different format may fit it alone).
+        read_in_order(&mut memo, &session, &all[..len / 2]);
+        read_in_order(&mut memo, &session, &all);
+        let without: Vec<usize> = all.iter().copied().filter(|&i| i != len / 2).collect();
+        read_in_order(&mut memo, &session, &without);
+        let mut rotated = all.clone();
+        rotated.rotate_left(len / 2);
+        read_in_order(&mut memo, &session, &rotated);
+        read_in_order(&mut memo, &session, &all);
+    }
 }

@@ -53,11 +53,11 @@ pub fn estimate_tokens(
 fn estimate(
     messages: MessageList,
     options: Option<FormatOptionsArg>,
-    memo: Option<&mut HistoryMemo>,
+    memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<f64, JsValue> {
     let messages = read_array(&messages, "messages")?;
     let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
-    let mut recall = memo.map(|memo| memo.recall(&messages));
+    let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
     api::estimate_tokens_with(&messages, format, recall.as_mut())
         .map(|tokens| tokens as f64)
         .map_err(to_js_error)
@@ -81,12 +81,12 @@ fn needs(
     effective: MessageList,
     max_tokens: Option<MaxTokensArg>,
     options: Option<FormatOptionsArg>,
-    memo: Option<&mut HistoryMemo>,
+    memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<bool, JsValue> {
     let effective = read_array(&effective, "effective")?;
     let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
     let max_tokens = read_max_tokens(max_tokens)?;
-    let mut recall = memo.map(|memo| memo.recall(&effective));
+    let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
     api::needs_compaction_with(&effective, max_tokens, format, recall.as_mut()).map_err(to_js_error)
 }
 
@@ -107,11 +107,11 @@ pub fn effective_history(
 fn effective(
     all: MessageList,
     options: Option<FormatOptionsArg>,
-    memo: Option<&mut HistoryMemo>,
+    memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
     let all_nodes = read_array(&all, "all")?;
     let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
-    let mut recall = memo.map(|memo| memo.recall(&all_nodes));
+    let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
     let plan =
         api::effective_history_with(&all_nodes, format, recall.as_mut()).map_err(to_js_error)?;
     Ok(materialize(&all_nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "all", None)?.unchecked_into())
@@ -134,7 +134,7 @@ pub fn prune_for_model(
 fn prune(
     effective: MessageList,
     options: Option<PruneOptionsArg>,
-    memo: Option<&mut HistoryMemo>,
+    memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
     let nodes = read_array(&effective, "effective")?;
     let options_node = read_options(
@@ -143,8 +143,12 @@ fn prune(
     )?;
     let format = read_format(&options_node, "options")?;
     let (options, placeholder) = read_prune_options(&options_node).map_err(to_js_error)?;
+    let (memo, numbers) = match memo {
+        Some((memo, numbers)) => (Some(memo), numbers),
+        None => (None, &[][..]),
+    };
     let mut memo = memo;
-    let mut recall = memo.as_deref_mut().map(|memo| memo.recall(&nodes));
+    let mut recall = memo.as_deref_mut().map(|memo| memo.recall(numbers));
     let plan = api::prune_for_model_with(&nodes, &options, format, recall.as_mut())
         .map_err(to_js_error)?;
     drop(recall);
@@ -171,12 +175,12 @@ fn cut(
     effective: MessageList,
     max_tokens: Option<MaxTokensArg>,
     options: Option<FormatOptionsArg>,
-    memo: Option<&mut HistoryMemo>,
+    memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
     let nodes = read_array(&effective, "effective")?;
     let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
     let max_tokens = read_max_tokens(max_tokens)?;
-    let mut recall = memo.map(|memo| memo.recall(&nodes));
+    let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
     let plan = api::emergency_prune_with(&nodes, max_tokens, format, recall.as_mut())
         .map_err(to_js_error)?;
     Ok(materialize(
@@ -203,9 +207,10 @@ impl HistoryMemo {
     pub fn estimate_tokens(
         &mut self,
         messages: MessageList,
+        numbers: &[u32],
         options: Option<FormatOptionsArg>,
     ) -> Result<f64, JsValue> {
-        estimate(messages, options, Some(self))
+        estimate(messages, options, Some((self, numbers)))
     }
 
     /// `needsCompaction`, through the memo.
@@ -213,10 +218,11 @@ impl HistoryMemo {
     pub fn needs_compaction(
         &mut self,
         effective: MessageList,
+        numbers: &[u32],
         #[wasm_bindgen(js_name = maxTokens)] max_tokens: Option<MaxTokensArg>,
         options: Option<FormatOptionsArg>,
     ) -> Result<bool, JsValue> {
-        needs(effective, max_tokens, options, Some(self))
+        needs(effective, max_tokens, options, Some((self, numbers)))
     }
 
     /// `effectiveHistory`, through the memo.
@@ -224,9 +230,28 @@ impl HistoryMemo {
     pub fn effective_history(
         &mut self,
         all: MessageList,
+        numbers: &[u32],
         options: Option<FormatOptionsArg>,
     ) -> Result<MessageList, JsValue> {
-        effective(all, options, Some(self))
+        effective(all, options, Some((self, numbers)))
+    }
+
+    /// The effective history of `all` as bounds, `[instructions, start]`:
+    /// `all.slice(0, instructions)` then `all.slice(start)`. For
+    /// ContextManager, which builds the array itself.
+    #[wasm_bindgen(js_name = effectiveBounds)]
+    pub fn effective_bounds(
+        &mut self,
+        all: MessageList,
+        numbers: &[u32],
+        options: Option<FormatOptionsArg>,
+    ) -> Result<Vec<u32>, JsValue> {
+        let nodes = read_array(&all, "all")?;
+        let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
+        let (instructions, start) =
+            api::effective_bounds_with(&nodes, format, Some(&mut self.recall(numbers)))
+                .map_err(to_js_error)?;
+        Ok(vec![instructions as u32, start as u32])
     }
 
     /// `pruneForModel`, through the memo.
@@ -234,9 +259,10 @@ impl HistoryMemo {
     pub fn prune_for_model(
         &mut self,
         effective: MessageList,
+        numbers: &[u32],
         options: Option<PruneOptionsArg>,
     ) -> Result<MessageList, JsValue> {
-        prune(effective, options, Some(self))
+        prune(effective, options, Some((self, numbers)))
     }
 
     /// `emergencyPrune`, through the memo.
@@ -244,10 +270,11 @@ impl HistoryMemo {
     pub fn emergency_prune(
         &mut self,
         effective: MessageList,
+        numbers: &[u32],
         #[wasm_bindgen(js_name = maxTokens)] max_tokens: Option<MaxTokensArg>,
         options: Option<FormatOptionsArg>,
     ) -> Result<MessageList, JsValue> {
-        cut(effective, max_tokens, options, Some(self))
+        cut(effective, max_tokens, options, Some((self, numbers)))
     }
 }
 

@@ -8,7 +8,9 @@ use super::convert::{read_array, read_format_option, read_options, to_js_error};
 use super::memo::HistoryMemo;
 use super::types::MessageList;
 use crate::api;
-use crate::ladder::{after_pruning, over_budget, progress_shortfall, Next, Standing};
+use crate::ladder::{
+    after_pruning, before_pruning, over_budget, progress_shortfall, Next, Standing,
+};
 use crate::summary::{check_model, SummaryOptions};
 
 /// The compaction `ContextManager` would make of `effective`, decided before
@@ -16,47 +18,65 @@ use crate::summary::{check_model, SummaryOptions};
 /// maxSummaryTokens, reason, reasonCut }`, or `{ skip: reason }` when no
 /// call could help.
 /// `compactOptions` are `compact`'s options, for their `maxSummaryTokens`.
-#[wasm_bindgen(js_name = compactionPlan)]
-pub fn compaction_plan(
-    effective: MessageList,
-    max_tokens: f64,
-    tokens_before: f64,
-    tokens_pruned: f64,
-    compact_options: JsValue,
-    options: JsValue,
-    memo: &mut HistoryMemo,
-) -> Result<JsValue, JsValue> {
-    let nodes = read_array(&effective, "effective")?;
-    let summary = SummaryOptions::read(&read_options(compact_options, "options.compact")?)
+#[wasm_bindgen]
+impl HistoryMemo {
+    // A private binding: each argument is a value ContextManager has at hand.
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(js_name = compactionPlan)]
+    pub fn compaction_plan(
+        &mut self,
+        effective: MessageList,
+        numbers: &[u32],
+        max_tokens: f64,
+        tokens_before: f64,
+        tokens_pruned: f64,
+        compact_options: JsValue,
+        options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let nodes = read_array(&effective, "effective")?;
+        let summary = SummaryOptions::read(&read_options(compact_options, "options.compact")?)
+            .map_err(to_js_error)?;
+        let plan = api::compaction_plan(
+            &nodes,
+            max_tokens,
+            summary.max_summary_tokens,
+            tokens_before as u64,
+            read_format_option(options)?,
+            Some(&mut self.recall(numbers)),
+        )
         .map_err(to_js_error)?;
-    let plan = api::compaction_plan(
-        &nodes,
-        max_tokens,
-        summary.max_summary_tokens,
-        tokens_before as u64,
-        read_format_option(options)?,
-        Some(&mut memo.recall(&nodes)),
-    )
-    .map_err(to_js_error)?;
-    Ok(match plan {
-        Err(why) => {
-            let over = over_budget(tokens_pruned as u64, max_tokens as u64);
-            let reason = format!("{over}, and compacting cannot help: {why}; the emergency cut keeps the newest turns");
-            object(&[("skip", reason.into())]).into()
+        Ok(match plan {
+            Err(why) => {
+                let over = over_budget(tokens_pruned as u64, max_tokens as u64);
+                let reason = format!("{over}, and compacting cannot help: {why}; the emergency cut keeps the newest turns");
+                object(&[("skip", reason.into())]).into()
+            }
+            Ok(plan) => object(&[
+                ("reason", plan.reason(false).into()),
+                ("reasonCut", plan.reason(true).into()),
+                ("instructions", (plan.instructions as f64).into()),
+                ("summariseEnd", (plan.summarise_end as f64).into()),
+                (
+                    "keep",
+                    array_of(plan.keep.iter().map(|&index| (index as f64).into())).into(),
+                ),
+                ("maxSummaryTokens", (plan.max_summary_tokens as f64).into()),
+            ])
+            .into(),
+        })
+    }
+}
+
+/// `{ next: "none", reason }` when `tokens` are within the budget as they
+/// are, or `undefined` when the history must be pruned first.
+#[wasm_bindgen(js_name = ladderBeforePruning)]
+pub fn ladder_before_pruning(tokens: f64, max_tokens: f64) -> JsValue {
+    match before_pruning(tokens as u64, max_tokens as u64) {
+        Some(Next::Fits(reason)) => {
+            object(&[("next", "none".into()), ("reason", reason.into())]).into()
         }
-        Ok(plan) => object(&[
-            ("reason", plan.reason(false).into()),
-            ("reasonCut", plan.reason(true).into()),
-            ("instructions", (plan.instructions as f64).into()),
-            ("summariseEnd", (plan.summarise_end as f64).into()),
-            (
-                "keep",
-                array_of(plan.keep.iter().map(|&index| (index as f64).into())).into(),
-            ),
-            ("maxSummaryTokens", (plan.max_summary_tokens as f64).into()),
-        ])
-        .into(),
-    })
+        _ => JsValue::UNDEFINED,
+    }
 }
 
 /// `{ next: "none" | "pruned" | "compact" | "emergency", reason }` after the

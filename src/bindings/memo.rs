@@ -5,7 +5,6 @@
 use wasm_bindgen::prelude::*;
 
 use super::builtins::{array_of, Array, WeakMap};
-use super::convert::JsNode;
 use crate::memo::{Memo, Recall};
 use wasm_bindgen::JsCast;
 
@@ -13,7 +12,6 @@ use wasm_bindgen::JsCast;
 /// history again: pass the same memo on every turn of an agent loop.
 #[wasm_bindgen]
 pub struct HistoryMemo {
-    numbers: WeakMap,
     /// Each pruned message's copy, under the original: `[placeholder,
     /// edited paths, copy]`.
     copies: WeakMap,
@@ -25,7 +23,6 @@ impl HistoryMemo {
     #[wasm_bindgen(constructor)]
     pub fn new() -> HistoryMemo {
         HistoryMemo {
-            numbers: WeakMap::new(),
             copies: WeakMap::new(),
             memo: Memo::default(),
         }
@@ -45,20 +42,16 @@ impl Default for HistoryMemo {
 }
 
 impl HistoryMemo {
-    /// A read of `messages` through the memo. The newest message is read
-    /// afresh and not remembered: a streaming UI may still be changing it in
-    /// place.
-    pub fn recall(&mut self, messages: &[JsNode]) -> Recall<'_> {
-        let remembered = messages.len().saturating_sub(1);
-        let mut numbers = Vec::with_capacity(messages.len());
-        for message in &messages[..remembered] {
-            numbers.push(self.number(&message.0));
-        }
-        numbers.extend((remembered..messages.len()).map(|_| None));
-        Recall {
-            memo: &mut self.memo,
-            numbers,
-        }
+    /// A read of a history through the memo, given each message's number
+    /// (0 for one to read afresh and not remember: the newest message, which
+    /// a streaming UI may still be changing in place, and anything not an
+    /// object). The JS side (js/memo.ts) numbers the message objects.
+    pub fn recall(&mut self, numbers: &[u32]) -> Recall<'_> {
+        let numbers = numbers
+            .iter()
+            .map(|&number| (number != 0).then_some(u64::from(number)))
+            .collect();
+        Recall::new(&mut self.memo, numbers)
     }
 
     /// The copy made before of `original` with the payloads at `paths`
@@ -93,17 +86,5 @@ impl HistoryMemo {
             let remembered = array_of([placeholder.clone(), paths, copy.clone()].into_iter());
             self.copies.set(original, &remembered);
         }
-    }
-
-    fn number(&mut self, message: &JsValue) -> Option<u64> {
-        if !message.is_object() {
-            return None;
-        }
-        if let Some(number) = self.numbers.get(message).as_f64() {
-            return Some(number as u64);
-        }
-        let number = self.memo.new_number();
-        self.numbers.set(message, &JsValue::from_f64(number as f64));
-        Some(number)
     }
 }

@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 use crate::content::Content;
 use crate::error::InputError;
-use crate::memo::Recall;
+use crate::memo::{History, ReadKey, Recall};
 use crate::node::{Kind, Node};
 use crate::view::MessageView;
 
@@ -100,6 +100,13 @@ impl Format {
 
     pub fn accepts<N: Node>(self, message: &N) -> bool {
         self.misfit(message).is_none()
+    }
+
+    /// Whether a message's view depends on its place in the history (Gemini
+    /// pairs calls without an id with responses by position), so a memo may
+    /// reuse it only in the same place.
+    pub fn view_depends_on_place(self) -> bool {
+        self == Format::Gemini
     }
 
     /// This format's bit in a set of formats (the memo's).
@@ -372,42 +379,80 @@ fn read<N: Node>(
         placeholder,
         sizes,
     };
+    let key = ReadKey {
+        forced,
+        sizes,
+        placeholder: placeholder.to_string(),
+    };
+    // A history read before that begins as this one does: its detection and
+    // views of those messages are taken as they are.
+    let prior = recall.as_deref_mut().and_then(|r| r.take_history(&key));
+    let mut candidates = Vec::new();
     let format = match forced {
         Some(format) => format,
-        None => detect(messages, &at, &mut |index, format, message| {
-            fits(&mut recall, index, format, message)
-        })?,
+        None => {
+            let (done, so_far) = match &prior {
+                Some(prior) => (prior.candidates.clone(), prior.candidates.last().copied()),
+                None => (Vec::new(), None),
+            };
+            candidates = done;
+            detect(
+                messages,
+                &mut candidates,
+                so_far,
+                &at,
+                &mut |index, format, message| fits(&mut recall, index, format, message),
+            )?
+        }
     };
-    let mut views = Vec::with_capacity(messages.len());
-    for (index, message) in messages.iter().enumerate() {
-        if let Some(view) = recall
+    let numbers = recall.as_deref().map_or_else(Vec::new, |r| {
+        r.numbers.iter().map(|n| n.unwrap_or(0)).collect()
+    });
+    let mut history = match prior {
+        Some(prior) if prior.format == format => prior,
+        _ => History::new(key.clone(), Vec::new(), format),
+    };
+    let mut views = std::mem::take(&mut history.views);
+    views.reserve(messages.len() - views.len());
+    for (index, message) in messages.iter().enumerate().skip(views.len()) {
+        let view = match recall
             .as_deref_mut()
             .and_then(|r| r.view(index, format, sizes, placeholder))
         {
-            views.push(view);
-            continue;
-        }
-        let view = format.view(message, &at(index))?;
-        if forced.is_some() && !fits(&mut recall, index, format, message) {
-            let why = format.misfit(message).unwrap_or_default();
-            return Err(InputError::type_error(format!(
-                "{} is not a message of the format \"{}\" that options.format names ({why} does not fit it)",
-                at(index).path(""),
-                format.name()
-            )));
-        }
-        if let Some(recall) = recall.as_deref_mut() {
-            recall.remember_view(index, format, sizes, placeholder, &view);
+            Some(view) => view,
+            None => {
+                let view = format.view(message, &at(index))?;
+                if forced.is_some() && !fits(&mut recall, index, format, message) {
+                    let why = format.misfit(message).unwrap_or_default();
+                    return Err(InputError::type_error(format!(
+                        "{} is not a message of the format \"{}\" that options.format names ({why} does not fit it)",
+                        at(index).path(""),
+                        format.name()
+                    )));
+                }
+                if let Some(recall) = recall.as_deref_mut() {
+                    recall.remember_view(index, format, sizes, placeholder, &view);
+                }
+                view
+            }
+        };
+        if view.carried_reasoning {
+            history.carried.push((index, view.tokens));
         }
         views.push(view);
     }
-    if let Some(recall) = recall {
-        recall.memo.finish_read();
-    }
-    drop_earlier_reasoning(&mut views);
+    drop_earlier_reasoning(&mut views, &history.carried);
     // Ollama's calls have no ids: they pair with results by position.
     if format == Format::Ollama {
         ollama::pair_by_position(&mut views);
+    }
+    if let Some(recall) = recall {
+        history.key = key;
+        history.numbers = numbers;
+        history.candidates = candidates;
+        history.format = format;
+        recall.set_pending(history);
+        recall.memo.finish_read();
     }
     Ok((format, views))
 }
@@ -434,24 +479,37 @@ fn fits<N: Node>(
 /// are ignored"), so it counts nothing; from the newest user message on it
 /// counts in full. An estimate is then the sum of its messages' estimates as
 /// they stand in that history.
-fn drop_earlier_reasoning(views: &mut [MessageView]) {
-    let Some(newest_turn) = views.iter().rposition(|view| view.starts_user_turn) else {
-        return;
-    };
-    for view in &mut views[..newest_turn] {
-        if view.carried_reasoning {
-            view.tokens = 0;
-        }
+fn drop_earlier_reasoning(views: &mut [MessageView], carried: &[(usize, u64)]) {
+    let newest_turn = views.iter().rposition(|view| view.starts_user_turn);
+    for &(index, tokens) in carried {
+        views[index].tokens = match newest_turn {
+            Some(turn) if index < turn => 0,
+            _ => tokens,
+        };
     }
 }
 
+/// The format of `messages`: the first, in `ALL_FORMATS` order, that every
+/// message fits. Detection goes on from `candidates.len()` (the messages
+/// before were checked by an earlier read, leaving `so_far`), and records
+/// the formats still in the running after each message.
 fn detect<'a, N: Node>(
     messages: &[N],
+    candidates_after: &mut Vec<u32>,
+    so_far: Option<u32>,
     at: &dyn Fn(usize) -> At<'a>,
     fits: &mut dyn FnMut(usize, Format, &N) -> bool,
 ) -> Result<Format, InputError> {
-    let mut candidates: Vec<Format> = ALL_FORMATS.to_vec();
-    for (index, message) in messages.iter().enumerate() {
+    let mut candidates: Vec<Format> = match so_far {
+        Some(bits) => ALL_FORMATS
+            .iter()
+            .copied()
+            .filter(|f| bits & f.bit() != 0)
+            .collect(),
+        None => ALL_FORMATS.to_vec(),
+    };
+    let start = candidates_after.len();
+    for (index, message) in messages.iter().enumerate().skip(start) {
         if message.kind() != Kind::Object {
             return Err(at(index).type_error("", "a message object", message.kind()));
         }
@@ -485,6 +543,7 @@ fn detect<'a, N: Node>(
             )));
         }
         candidates = fitting;
+        candidates_after.push(candidates.iter().fold(0, |bits, f| bits | f.bit()));
     }
     Ok(candidates[0])
 }
