@@ -140,6 +140,8 @@ for (const size of SIZES) {
   await measure("describeMessages", () => kram.describeMessages(history.chat));
   await measure("pruneForModel", () => kram.pruneForModel(history.chat));
   await measure("emergencyPrune", () => kram.emergencyPrune(history.chat, budget));
+  // At the default budget, as an agent loop cuts: read newest first, it reads only the newest messages.
+  await measure("emergencyPrune at 60,000", () => kram.emergencyPrune(history.chat, kram.DEFAULT_MAX_TOKENS));
   await measure("pruneForModel (AI SDK)", () => kram.pruneForModel(history.aiSdk));
   // An agent loop's turn: the history it has read before, and one more turn
   // (a user message, a tool call, its result, an answer) at its end.
@@ -220,6 +222,7 @@ const pairs = [
   ["pruneForModel", "plain JS pruneForModel"],
   ["pruneForModel (AI SDK)", "AI SDK pruneMessages"],
   ["emergencyPrune", "plain JS emergencyPrune", "LangChain trimMessages"],
+  ["emergencyPrune at 60,000"],
   ["ContextManager.prepare, first", "estimateTokens"],
   ["ContextManager.prepare, one more turn", "ContextManager.prepare, first"],
   ["HistoryMemo estimateTokens, one more turn", "estimateTokens"],

@@ -1,5 +1,6 @@
 //! The history functions as the package exports them, over any `Node`: each
-//! reads and checks the whole history, then applies one rule. Each has a
+//! reads and checks the history (`emergency_prune` only as far back as its
+//! cut needs, see `crate::newest_first`), then applies one rule. Each has a
 //! `_with` twin that reads through a memo of earlier reads (`crate::memo`):
 //! the same answer, and a message already read is not read again.
 
@@ -169,7 +170,7 @@ pub fn prune_for_model_with<N: Node>(
     Ok(with_edits(effective.len(), edits))
 }
 
-pub fn emergency_prune<N: Node>(
+pub fn emergency_prune<N: Node + Clone>(
     effective: &[N],
     max_tokens: f64,
     format: Option<Format>,
@@ -177,16 +178,21 @@ pub fn emergency_prune<N: Node>(
     emergency_prune_with(effective, max_tokens, format, None)
 }
 
-pub fn emergency_prune_with<N: Node>(
+pub fn emergency_prune_with<N: Node + Clone>(
     effective: &[N],
     max_tokens: f64,
     format: Option<Format>,
     memo: Memo,
 ) -> Result<Vec<Output>, InputError> {
     let max_tokens = check_budget(max_tokens, "maxTokens")?;
-    let cut = read_effective(effective, format, memo, |views| {
-        prune::emergency_cut(views, max_tokens)
-    })?;
+    let cut = match memo {
+        // Without a memo, only the newest messages the cut needs are read.
+        None => crate::newest_first::emergency_cut(effective, max_tokens, format, "effective")?,
+        // A memo holds most of the history already, and learns the rest.
+        Some(_) => read_effective(effective, format, memo, |views| {
+            prune::emergency_cut(views, max_tokens)
+        })?,
+    };
     Ok(cut.kept(effective.len()).map(Output::Keep).collect())
 }
 

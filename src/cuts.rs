@@ -56,6 +56,8 @@ pub struct Pairs {
     /// results: no call is dropped whose result is kept, and no call kept in
     /// the leading messages loses its result.
     closed: Vec<bool>,
+    /// The newest answer after the leading messages with no call before it.
+    newest_unanswered: Option<usize>,
 }
 
 impl Pairs {
@@ -68,9 +70,13 @@ impl Pairs {
         let mut oldest_answered = vec![usize::MAX; views.len()];
         // The first result, after them, of a call made in the leading messages.
         let mut first_leading_result = usize::MAX;
+        let mut newest_unanswered = None;
         for (index, view) in views.iter().enumerate() {
             for id in &view.answers {
                 let Some(&opener) = opened_at.get(id.as_str()) else {
+                    if index >= leading {
+                        newest_unanswered = Some(index);
+                    }
                     continue;
                 };
                 if opener >= leading {
@@ -89,7 +95,17 @@ impl Pairs {
             oldest = oldest.min(oldest_answered[index]);
             closed[index] = oldest >= index && index <= first_leading_result;
         }
-        Pairs { closed }
+        Pairs {
+            closed,
+            newest_unanswered,
+        }
+    }
+
+    /// Whether an answer at or after `index` has no call before it: an
+    /// orphan in a whole history, and in one read newest first maybe the
+    /// answer to a call that was not read.
+    pub fn unanswered_from(&self, index: usize) -> bool {
+        self.newest_unanswered.is_some_and(|newest| newest >= index)
     }
 
     /// Whether a cut may drop everything between the leading messages and

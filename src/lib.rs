@@ -43,6 +43,7 @@ pub mod join;
 pub mod json;
 pub mod ladder;
 pub mod memo;
+pub mod newest_first;
 pub mod node;
 pub mod number;
 pub mod options;

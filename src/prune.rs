@@ -166,6 +166,17 @@ impl Cut {
             .chain(self.request.clone())
             .chain(self.keep_from..len)
     }
+
+    /// The cut in the indexes of a history of which `views` held the
+    /// leading messages and then, from `start` on, its newest ones.
+    fn of_window(self, start: usize) -> Cut {
+        let shift = |index: usize| index - self.leading + start;
+        Cut {
+            leading: self.leading,
+            request: shift(self.request.start)..shift(self.request.end),
+            keep_from: shift(self.keep_from),
+        }
+    }
 }
 
 /// The leading system messages (the marker among them, and unknown
@@ -177,6 +188,31 @@ impl Cut {
 /// turn's request and its newest step.
 pub fn emergency_cut(views: &[MessageView], max_tokens: f64) -> Cut {
     let leading = cuts::leading(views);
+    // A whole history always decides; the fallback keeps everything.
+    cut_of(views, leading, max_tokens, true).unwrap_or(Cut {
+        leading,
+        request: leading..leading,
+        keep_from: leading,
+    })
+}
+
+/// `emergency_cut` of a history read newest first: `views` holds its first
+/// `leading` messages (the leading system messages), then its messages from
+/// `start` on; those between were not read. `None` when what was read does
+/// not decide the cut as the whole history would: everything read fits, or
+/// a cut the rule would take may have a tool call among the unread messages.
+pub fn emergency_cut_of_window(
+    views: &[MessageView],
+    leading: usize,
+    start: usize,
+    max_tokens: f64,
+) -> Option<Cut> {
+    cut_of(views, leading, max_tokens, false).map(|cut| cut.of_window(start))
+}
+
+/// The emergency cut of a `whole` history, or of one read newest first
+/// (see `emergency_cut_of_window`).
+fn cut_of(views: &[MessageView], leading: usize, max_tokens: f64, whole: bool) -> Option<Cut> {
     let len = views.len();
     let pairs = Pairs::new(views, leading);
     let leading_tokens = cuts::tokens(views, 0..leading);
@@ -186,40 +222,57 @@ pub fn emergency_cut(views: &[MessageView], max_tokens: f64) -> Cut {
         request: leading..leading,
         keep_from,
     };
+    // A result at or after `index` whose call was not read may answer a call
+    // among the unread messages, which would hold a cut there open.
+    let unsure = |index: usize| !whole && pairs.unanswered_from(index);
+    let can_cut = |index: usize| views[index].starts_user_turn && pairs.closed(index);
 
     // Walk back over turn starts, keeping the oldest one that still fits.
-    let can_cut = |index: usize| views[index].starts_user_turn && pairs.closed(index);
+    // Once the messages walked over are over the budget, no older cut fits.
     let mut kept_tokens = leading_tokens;
     let mut keep_from = None;
+    let mut over = false;
     for index in (leading..len).rev() {
         kept_tokens += views[index].tokens;
-        if can_cut(index) || index == leading {
-            if !fits(kept_tokens) {
-                break;
+        if !fits(kept_tokens) {
+            over = true;
+            break;
+        }
+        if can_cut(index) || (whole && index == leading) {
+            if unsure(index) {
+                return None;
             }
             keep_from = Some(index);
         }
     }
+    if !over && !whole {
+        return None;
+    }
     if let Some(keep_from) = keep_from {
-        return whole_from(keep_from);
+        return Some(whole_from(keep_from));
     }
 
     // Not even the newest turn fits: keep its request and the newest steps
     // that fit, at least the newest one.
     let turn = cuts::newest_turn_steps(views, leading, &pairs);
+    // An empty request: no user turn was found (a found one starts with
+    // the user's message, before any step).
+    if !whole && (turn.request.is_empty() || unsure(turn.request.start)) {
+        return None;
+    }
     let Some(&newest_step) = turn.steps.last() else {
-        return whole_from(turn.request.start);
+        return Some(whole_from(turn.request.start));
     };
     let fixed = leading_tokens + cuts::tokens(views, turn.request.clone());
     let keep_from = cuts::oldest_fitting(views, &turn.steps, fixed, fits).unwrap_or(newest_step);
     if keep_from == turn.request.end {
-        return whole_from(turn.request.start);
+        return Some(whole_from(turn.request.start));
     }
-    Cut {
+    Some(Cut {
         leading,
         request: turn.request,
         keep_from,
-    }
+    })
 }
 
 #[cfg(test)]

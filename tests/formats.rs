@@ -30,6 +30,20 @@ fn pruned(messages: &[Value]) -> (Vec<Output>, Vec<Value>) {
 fn open_and_answered(messages: &[Value], format: Format) -> (HashSet<String>, HashSet<String>) {
     let (_, views) = views(messages, Some(format));
     let opens = views.iter().flat_map(|v| v.opens.clone()).collect();
+    if format == Format::AiSdkUi {
+        // A UI message holds each call with its result, in one part.
+        let parts = messages
+            .iter()
+            .flat_map(|m| m["parts"].as_array().into_iter().flatten());
+        let answered = parts
+            .filter(|part| {
+                part["state"]
+                    .as_str()
+                    .is_some_and(|s| s.starts_with("output-"))
+            })
+            .map(|part| part["toolCallId"].as_str().unwrap_or_default().to_string());
+        return (opens, answered.collect());
+    }
     let answers = views.iter().flat_map(|v| v.answers.clone()).collect();
     (opens, answers)
 }

@@ -155,7 +155,8 @@ struct SentTool {
     answered: bool,
 }
 
-/// A tool part: the call it opens (and answers, once it has a result), its
+/// A tool part: the call it opens (its result, once it has one, is in the
+/// same part, so the call is never apart from it and answers nothing), its
 /// prunable payload, and the estimate of its name, input and result; `None`
 /// for a call still streaming its input, which is not sent at all.
 fn tool_part<N: Node>(
@@ -183,7 +184,6 @@ fn tool_part<N: Node>(
         "output-available" => "output",
         "output-error" => "errorText",
         "output-denied" => {
-            view.answers.push(id);
             return Ok(Some(SentTool {
                 milli,
                 answered: true,
@@ -196,7 +196,6 @@ fn tool_part<N: Node>(
             }))
         }
     };
-    view.answers.push(id);
     let payload_field = format!("{field}.{payload_key}");
     let payload = at.get(part, &payload_field, payload_key)?;
     let (payload_milli, cleared) = match &payload {

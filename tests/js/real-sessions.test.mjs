@@ -20,6 +20,7 @@ import {
   effectiveHistory,
   emergencyPrune,
   estimateTokens,
+  HistoryMemo,
   openAIChatGateway,
   pruneForModel,
   requestReady,
@@ -73,6 +74,8 @@ for (const session of sessions) {
       checkPruned(all, pruned, session.format);
       const cut = emergencyPrune(all, budget);
       checkSent(all, cut, session.format, shape, `emergencyPrune at ${budget}`);
+      // Read newest first, the cut is the one a whole read makes (the memo reads the whole history).
+      assert.deepEqual(cut, new HistoryMemo().emergencyPrune(all, budget), `emergencyPrune at ${budget}, newest first`);
       if (estimateTokens([...shape.leading, ...shape.request, ...shape.newestStep].map((i) => all[i])) <= budget) {
         assert.ok(estimateTokens(cut) <= budget, `emergencyPrune at ${budget}: ${estimateTokens(cut)} tokens`);
       }

@@ -1,0 +1,82 @@
+//! Reading a history newest first, only as far back as a decision needs.
+//! The emergency cut reads the leading system messages, then a window of the
+//! newest messages, longer each time, until what it read decides the cut as
+//! a read of the whole history would; the older messages are dropped
+//! unread. Whatever a window cannot settle, and any error, goes to the read
+//! of the whole history, so the answers and the errors are a whole read's
+//! (a history that mixes formats only in messages left unread is not
+//! refused).
+//!
+//! A window's messages are read in the history's format: detected from the
+//! messages read, which is the whole history's format or one that reads them
+//! the same (a message that fits several formats reads the same in each).
+
+use crate::cuts;
+use crate::error::InputError;
+use crate::formats::{read_history, read_structure, Format};
+use crate::node::Node;
+use crate::prune::{self, Cut, DEFAULT_PLACEHOLDER};
+
+/// The first window, in messages; shorter histories are read whole.
+const FIRST_WINDOW: usize = 32;
+
+/// The leading messages are looked for in this many messages; a history
+/// that begins with more system messages than this is read whole.
+const LEADING_PROBE: usize = 8;
+
+/// `prune::emergency_cut` of `messages`, read newest first.
+pub fn emergency_cut<N: Node + Clone>(
+    messages: &[N],
+    max_tokens: f64,
+    format: Option<Format>,
+    argument: &str,
+) -> Result<Cut, InputError> {
+    if let Some(cut) = windowed_cut(messages, max_tokens, format) {
+        return Ok(cut);
+    }
+    let (_, views) = read_history(messages, format, argument, DEFAULT_PLACEHOLDER)?;
+    Ok(prune::emergency_cut(&views, max_tokens))
+}
+
+/// The cut from the leading messages and a window of the newest ones, or
+/// `None` to read the whole history.
+pub fn windowed_cut<N: Node + Clone>(
+    messages: &[N],
+    max_tokens: f64,
+    format: Option<Format>,
+) -> Option<Cut> {
+    let leading = leading_messages(messages, format)?;
+    let mut window = FIRST_WINDOW;
+    // A window of half the history or more costs about what the whole does.
+    while leading + window < messages.len() && window < messages.len() / 2 {
+        let start = messages.len() - window;
+        let read: Vec<N> = messages[..leading]
+            .iter()
+            .chain(&messages[start..])
+            .cloned()
+            .collect();
+        // The errors of a whole read name the message's own index.
+        let (_, views) = read_history(&read, format, "messages", DEFAULT_PLACEHOLDER).ok()?;
+        if let Some(cut) = prune::emergency_cut_of_window(&views, leading, start, max_tokens) {
+            return Some(cut);
+        }
+        // The next window reaches as far back as the budget seems to, at
+        // what this window's messages cost, and half as far again (at
+        // least twice as far as this one).
+        let tokens = cuts::tokens(&views, leading..views.len()).max(1);
+        let reach = window as f64 * (max_tokens / tokens as f64) * 1.5;
+        window = (reach.min(messages.len() as f64) as usize).max(window * 2);
+    }
+    None
+}
+
+/// How many system messages the history begins with, when a few messages
+/// tell and none of them makes a tool call (a call answered among unread
+/// messages would hold every cut open).
+fn leading_messages<N: Node>(messages: &[N], format: Option<Format>) -> Option<usize> {
+    let probe = &messages[..messages.len().min(LEADING_PROBE)];
+    let views = read_structure(probe, format, "messages").ok()?;
+    let leading = cuts::leading(&views);
+    let calls = views[..leading].iter().any(|view| !view.opens.is_empty());
+    (leading < probe.len() && !calls).then_some(leading)
+}
