@@ -17,8 +17,12 @@ use crate::formats::{read_history, read_structure, Format};
 use crate::node::Node;
 use crate::prune::{self, Cut, DEFAULT_PLACEHOLDER};
 
-/// The first window, in messages; shorter histories are read whole.
+/// The first window, in messages.
 const FIRST_WINDOW: usize = 32;
+
+/// A history shorter than this is read whole: its first window would be
+/// more than half of it.
+pub const SHORTEST_READ_NEWEST_FIRST: usize = 2 * FIRST_WINDOW;
 
 /// The leading messages are looked for in this many messages; a history
 /// that begins with more system messages than this is read whole.
@@ -47,8 +51,8 @@ pub fn windowed_cut<N: Node + Clone>(
 ) -> Option<Cut> {
     let leading = leading_messages(messages, format)?;
     let mut window = FIRST_WINDOW;
-    // A window of half the history or more costs about what the whole does.
-    while leading + window < messages.len() && window < messages.len() / 2 {
+    // A window of more than half the history costs about what the whole does.
+    while leading + window < messages.len() && window * 2 <= messages.len() {
         let start = messages.len() - window;
         let read: Vec<N> = messages[..leading]
             .iter()
