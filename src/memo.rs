@@ -21,6 +21,9 @@ use crate::view::MessageView;
 /// the history in use are touched on every turn and stay.
 pub const FORGET_AFTER_CALLS: u64 = 16;
 
+/// The number of a message read afresh and not remembered.
+pub const NOT_REMEMBERED: u64 = 0;
+
 /// Whole histories kept at most: an agent loop's turn reads a few (the
 /// stored history, the pruned one, the one after a compaction).
 pub const HISTORIES: usize = 4;
@@ -66,7 +69,7 @@ pub struct ReadKey {
 #[derive(Clone, Debug)]
 pub struct History {
     pub key: ReadKey,
-    /// Each message's number; 0 for one not to remember (never matches).
+    /// Each message's number; `NOT_REMEMBERED` never matches.
     pub numbers: Vec<u64>,
     /// After each message, the formats that fit it and every one before it
     /// (one bit each): where detection goes on from. Empty when forced.
@@ -98,7 +101,7 @@ impl History {
         self.numbers
             .iter()
             .zip(numbers)
-            .take_while(|(a, b)| a == b && **a != 0)
+            .take_while(|(a, b)| a == b && **a != NOT_REMEMBERED)
             .count()
     }
 
@@ -112,11 +115,11 @@ impl History {
 }
 
 /// One read of a history through the memo: the number of each message, or
-/// `None` for a message to read afresh and not remember (the newest one,
-/// which a streaming UI may still be changing in place).
+/// `NOT_REMEMBERED` for a message to read afresh (the newest one, which a
+/// streaming UI may still be changing in place).
 pub struct Recall<'a> {
     pub memo: &'a mut Memo,
-    pub numbers: Vec<Option<u64>>,
+    pub numbers: Vec<u64>,
     /// The history this read made, until its views are handed back.
     pending: Option<History>,
 }
@@ -130,7 +133,7 @@ impl Memo {
                 history
                     .numbers
                     .iter()
-                    .filter(|&&n| n != 0)
+                    .filter(|&&n| n != NOT_REMEMBERED)
                     .map(|&n| (n, ())),
             );
         }
@@ -155,7 +158,7 @@ impl Memo {
 }
 
 impl<'a> Recall<'a> {
-    pub fn new(memo: &'a mut Memo, numbers: Vec<Option<u64>>) -> Recall<'a> {
+    pub fn new(memo: &'a mut Memo, numbers: Vec<u64>) -> Recall<'a> {
         Recall {
             memo,
             numbers,
@@ -168,14 +171,14 @@ impl<'a> Recall<'a> {
     /// or cut, with `keep`), cut to that beginning. `None` when none shares
     /// a message.
     pub fn take_history(&mut self, key: &ReadKey) -> Option<History> {
-        let numbers: Vec<u64> = self.numbers.iter().map(|n| n.unwrap_or(0)).collect();
+        let numbers = &self.numbers;
         let (at, shared) = self
             .memo
             .histories
             .iter()
             .enumerate()
             .filter(|(_, history)| history.key == *key)
-            .map(|(at, history)| (at, history.shared_prefix(&numbers)))
+            .map(|(at, history)| (at, history.shared_prefix(numbers)))
             .max_by_key(|&(_, shared)| shared)?;
         if shared == 0 {
             return None;
@@ -215,7 +218,11 @@ impl<'a> Recall<'a> {
     }
 
     fn entry(&mut self, index: usize) -> Option<&mut Entry> {
-        let number = self.numbers.get(index).copied().flatten()?;
+        let number = self
+            .numbers
+            .get(index)
+            .copied()
+            .filter(|&n| n != NOT_REMEMBERED)?;
         let reads = self.memo.reads;
         let entry = self.memo.entries.entry(number).or_default();
         entry.used = reads;

@@ -5,7 +5,7 @@
 use kram_compaction::formats::{
     read_history, read_history_remembering, read_structure, read_structure_remembering, ALL_FORMATS,
 };
-use kram_compaction::memo::{Memo, Recall, FORGET_AFTER_CALLS};
+use kram_compaction::memo::{Memo, Recall, FORGET_AFTER_CALLS, NOT_REMEMBERED};
 use kram_compaction::prune::DEFAULT_PLACEHOLDER;
 
 mod common;
@@ -14,8 +14,8 @@ use common::{fixture, refs};
 /// Message `i` of the session is the object numbered `i + 1`; the newest is
 /// read afresh, as the bindings do.
 fn recall(memo: &mut Memo, len: usize) -> Recall<'_> {
-    let mut numbers: Vec<Option<u64>> = (1..len as u64).map(Some).collect();
-    numbers.push(None);
+    let mut numbers: Vec<u64> = (1..len as u64).collect();
+    numbers.push(NOT_REMEMBERED);
     Recall::new(memo, numbers)
 }
 
@@ -119,7 +119,7 @@ fn messages_unused_for_a_while_are_forgotten() {
     // Another history, of other objects, read again and again.
     let other = &session[..2];
     for _ in 0..2 * FORGET_AFTER_CALLS {
-        let numbers = vec![Some(1_000), None];
+        let numbers = vec![1_000, NOT_REMEMBERED];
         read_structure_remembering(
             &refs(other),
             None,
@@ -135,9 +135,9 @@ fn messages_unused_for_a_while_are_forgotten() {
 /// being the object numbered `i + 1`, and hands the views back.
 fn read_in_order(memo: &mut Memo, session: &[serde_json::Value], order: &[usize]) {
     let values: Vec<&serde_json::Value> = order.iter().map(|&i| &session[i]).collect();
-    let mut numbers: Vec<Option<u64>> = order.iter().map(|&i| Some(i as u64 + 1)).collect();
+    let mut numbers: Vec<u64> = order.iter().map(|&i| i as u64 + 1).collect();
     if let Some(newest) = numbers.last_mut() {
-        *newest = None;
+        *newest = NOT_REMEMBERED;
     }
     let fresh = read_history(&values, None, "messages", DEFAULT_PLACEHOLDER);
     let mut read = Recall::new(memo, numbers);

@@ -57,6 +57,12 @@ fn repeated(format: Format) -> Vec<Value> {
         .collect()
 }
 
+/// Budgets of `steps` fortieths of the history's estimate.
+fn fortieths(messages: &[&Value], steps: std::ops::RangeInclusive<u64>) -> Vec<f64> {
+    let total = kram_compaction::api::estimate_tokens(messages, None).unwrap();
+    steps.map(|step| (total * step / 40) as f64).collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -81,13 +87,12 @@ fn every_format_s_session_repeated_is_cut_as_a_whole_read_cuts_it() {
     for format in ALL_FORMATS.iter().copied() {
         let long = repeated(format);
         let messages = refs(&long);
-        let total = kram_compaction::api::estimate_tokens(&messages, None).unwrap();
         for forced in [None, Some(format)] {
-            for budget in (1..=40).map(|step| (total * step / 40) as f64) {
+            for budget in fortieths(&messages, 1..=40) {
                 assert_eq!(
                     newest_first_cut(&messages, budget, forced),
                     whole_cut(&messages, budget, forced),
-                    "{} at {budget} of {total}",
+                    "{} at {budget}",
                     format.name()
                 );
             }
@@ -129,11 +134,10 @@ fn a_small_budget_is_decided_by_the_newest_messages_in_every_format() {
     for format in ALL_FORMATS.iter().copied() {
         let long = repeated(format);
         let messages = refs(&long);
-        let total = kram_compaction::api::estimate_tokens(&messages, None).unwrap();
-        for budget in (1..=5).map(|step| (total * step / 40) as f64) {
+        for budget in fortieths(&messages, 1..=5) {
             assert!(
                 newest_first::windowed_cut(&messages, budget, None).is_some(),
-                "{} at {budget} of {total}",
+                "{} at {budget}",
                 format.name()
             );
         }

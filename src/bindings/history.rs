@@ -143,11 +143,10 @@ fn prune(
     )?;
     let format = read_format(&options_node, "options")?;
     let (options, placeholder) = read_prune_options(&options_node).map_err(to_js_error)?;
-    let (memo, numbers) = match memo {
+    let (mut memo, numbers) = match memo {
         Some((memo, numbers)) => (Some(memo), numbers),
         None => (None, &[][..]),
     };
-    let mut memo = memo;
     let mut recall = memo.as_deref_mut().map(|memo| memo.recall(numbers));
     let plan = api::prune_for_model_with(&nodes, &options, format, recall.as_mut())
         .map_err(to_js_error)?;

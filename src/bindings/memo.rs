@@ -47,10 +47,7 @@ impl HistoryMemo {
     /// a streaming UI may still be changing in place, and anything not an
     /// object). The JS side (js/memo.ts) numbers the message objects.
     pub fn recall(&mut self, numbers: &[u32]) -> Recall<'_> {
-        let numbers = numbers
-            .iter()
-            .map(|&number| (number != 0).then_some(u64::from(number)))
-            .collect();
+        let numbers = numbers.iter().map(|&number| u64::from(number)).collect();
         Recall::new(&mut self.memo, numbers)
     }
 

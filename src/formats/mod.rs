@@ -405,9 +405,6 @@ fn read<N: Node>(
             )?
         }
     };
-    let numbers = recall.as_deref().map_or_else(Vec::new, |r| {
-        r.numbers.iter().map(|n| n.unwrap_or(0)).collect()
-    });
     let mut history = match prior {
         Some(prior) if prior.format == format => prior,
         _ => History::new(key.clone(), Vec::new(), format),
@@ -448,7 +445,7 @@ fn read<N: Node>(
     }
     if let Some(recall) = recall {
         history.key = key;
-        history.numbers = numbers;
+        history.numbers = recall.numbers.clone();
         history.candidates = candidates;
         history.format = format;
         recall.set_pending(history);
