@@ -137,6 +137,10 @@ for (const size of SIZES) {
   await measure("estimateTokens", () => kram.estimateTokens(history.chat));
   await measure("needsCompaction", () => kram.needsCompaction(history.chat, budget));
   await measure("effectiveHistory", () => kram.effectiveHistory(history.chat));
+  // A history compacted before: read newest first, only the messages after its marker are read.
+  const marker = { role: "system", name: kram.COMPACTION_MARKER_NAME, content: "<summary>Earlier work.</summary>" };
+  const marked = [...history.chat.slice(0, -200), marker, ...history.chat.slice(-200)];
+  await measure("effectiveHistory, a marker 200 from the end", () => kram.effectiveHistory(marked));
   await measure("describeMessages", () => kram.describeMessages(history.chat));
   await measure("pruneForModel", () => kram.pruneForModel(history.chat));
   await measure("emergencyPrune", () => kram.emergencyPrune(history.chat, budget));
@@ -218,6 +222,7 @@ const pairs = [
   ["estimateTokens", "plain JS estimateTokens", "tokenx estimateTokenCount", "gpt-tokenizer o200k count"],
   ["needsCompaction", "plain JS needsCompaction"],
   ["effectiveHistory", "plain JS effectiveHistory"],
+  ["effectiveHistory, a marker 200 from the end"],
   ["describeMessages"],
   ["pruneForModel", "plain JS pruneForModel"],
   ["pruneForModel (AI SDK)", "AI SDK pruneMessages"],

@@ -1,13 +1,12 @@
 //! The history functions as the package exports them, over any `Node`: each
-//! reads and checks the history (`emergency_prune` only as far back as its
-//! cut needs, see `crate::newest_first`), then applies one rule. Each has a
+//! reads and checks the history (`effective_history`, `prune_for_model` and
+//! `emergency_prune` only as far back as their decision needs, see
+//! `crate::newest_first`), then applies one rule. Each has a
 //! `_with` twin that reads through a memo of earlier reads (`crate::memo`):
 //! the same answer, and a message already read is not read again.
 
 use crate::error::{check_budget, InputError};
-use crate::formats::{
-    read_history, read_history_remembering, read_structure, read_structure_remembering, Format,
-};
+use crate::formats::{read_history, read_history_remembering, read_structure_remembering, Format};
 use crate::history;
 use crate::ladder::CompactionPlan;
 use crate::memo::Recall;
@@ -130,23 +129,16 @@ pub fn effective_history_with<N: Node>(
 pub fn effective_bounds_with<N: Node>(
     all: &[N],
     format: Option<Format>,
-    mut memo: Memo,
+    memo: Memo,
 ) -> Result<(usize, usize), InputError> {
-    let views = match memo.as_deref_mut() {
-        Some(recall) => read_structure_remembering(all, format, "all", recall)?,
-        None => read_structure(all, format, "all")?,
+    let Some(recall) = memo else {
+        // Without a memo, the newest marker is looked for from the end.
+        return crate::newest_first::effective_bounds(all, format, "all");
     };
-    let bounds = effective_bounds(&views);
-    keep(memo, views);
+    let views = read_structure_remembering(all, format, "all", recall)?;
+    let bounds = crate::cuts::effective_bounds(&views);
+    recall.keep(views);
     Ok(bounds)
-}
-
-fn effective_bounds(views: &[MessageView]) -> (usize, usize) {
-    let instructions = crate::cuts::instructions(views);
-    (
-        instructions,
-        history::effective_start(views).max(instructions),
-    )
 }
 
 pub fn prune_for_model<N: Node>(
@@ -163,10 +155,19 @@ pub fn prune_for_model_with<N: Node>(
     format: Option<Format>,
     memo: Memo,
 ) -> Result<Vec<Output>, InputError> {
-    let placeholder = &options.placeholder;
-    let edits = read_then(effective, format, "effective", placeholder, memo, |views| {
-        prune::prune_plan(views, options)
-    })?;
+    let edits = match memo {
+        // Without a memo, the newest results' estimates are read, and the
+        // older results only found.
+        None => crate::newest_first::prune_plan(effective, options, format, "effective")?,
+        Some(_) => read_then(
+            effective,
+            format,
+            "effective",
+            &options.placeholder,
+            memo,
+            |views| prune::prune_plan(views, options),
+        )?,
+    };
     Ok(with_edits(effective.len(), edits))
 }
 

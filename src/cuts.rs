@@ -27,6 +27,14 @@ pub fn instructions(views: &[MessageView]) -> usize {
         .count()
 }
 
+/// The effective history as bounds: the number of instructions, and where
+/// it goes on from (`all[..instructions]` then `all[start..]`).
+pub fn effective_bounds(views: &[MessageView]) -> (usize, usize) {
+    let instructions = instructions(views);
+    let start = crate::history::effective_start(views).max(instructions);
+    (instructions, start)
+}
+
 /// The leading system messages of an effective history, the marker among
 /// them: what the emergency cut always keeps.
 pub fn leading(views: &[MessageView]) -> usize {

@@ -62,6 +62,7 @@ pub fn describe_messages<N: Node>(
                 index,
                 placeholder: DEFAULT_PLACEHOLDER,
                 sizes: true,
+                cleared: false,
             };
             let content = format.content(message, &at)?;
             Ok(MessageInfo {

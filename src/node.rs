@@ -45,6 +45,12 @@ pub trait Node: Sized {
     /// The text of a string value, `None` for anything else.
     fn text(&self) -> Option<Cow<'_, str>>;
 
+    /// Whether this is a string of exactly `text`. A JS string is compared
+    /// where it is, not copied into Rust first.
+    fn text_is(&self, text: &str) -> bool {
+        self.text().is_some_and(|own| own == text)
+    }
+
     /// The length of an array, `None` for anything else.
     fn array_len(&self) -> Option<usize>;
 

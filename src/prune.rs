@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use crate::cuts::{self, Pairs};
-use crate::view::{Edit, MessageView};
+use crate::view::{Edit, MessageView, ToolResult};
 
 /// The text an old tool result's payload is replaced with.
 pub const DEFAULT_PLACEHOLDER: &str = "[Old tool result content cleared]";
@@ -110,27 +110,50 @@ fn clear_before(
     options: &PruneOptions,
     inner_steps: bool,
 ) -> Clearing {
-    let mut running: u64 = 0;
-    let mut savings: u64 = 0;
-    let mut edits = Vec::new();
+    let mut walk = ClearingWalk::default();
     for index in (0..views.len()).rev() {
         let view = &views[index];
-        if view.is_marker {
-            continue;
-        }
         let results = match (index < tail, inner_steps) {
             (true, _) => &view.tool_results[..],
             (false, true) => &view.tool_results[..view.earlier_step_results],
             (false, false) => &[],
         };
+        walk.visit(index, view, results, options);
+    }
+    walk.finish(options)
+}
+
+/// The walk of `clear_before`, from the newest message back: results stay
+/// whole while the running total of tool output is at most `protect_tokens`,
+/// and are cleared after.
+#[derive(Default)]
+struct ClearingWalk {
+    running: u64,
+    savings: u64,
+    /// Newest first.
+    edits: Vec<Edit>,
+}
+
+impl ClearingWalk {
+    /// Walks the message at `index`, of which `results` may be cleared.
+    fn visit(
+        &mut self,
+        index: usize,
+        view: &MessageView,
+        results: &[ToolResult],
+        options: &PruneOptions,
+    ) {
+        if view.is_marker {
+            return;
+        }
         for result in results.iter().rev() {
             if result.cleared {
                 continue;
             }
-            running += result.tokens;
-            if running as f64 > options.protect_tokens {
-                savings += result.tokens;
-                edits.push(Edit {
+            self.running += result.tokens;
+            if self.running as f64 > options.protect_tokens {
+                self.savings += result.tokens;
+                self.edits.push(Edit {
                     message: index,
                     path: result.path.clone(),
                     replacement: result.replacement,
@@ -138,14 +161,77 @@ fn clear_before(
             }
         }
     }
-    if edits.is_empty() || (savings as f64) < options.minimum_savings {
-        return Clearing {
-            edits: Vec::new(),
-            savings: 0,
-        };
+
+    /// Whether every older result will be cleared, whatever it holds: the
+    /// protected output is spent and the minimum saving reached.
+    fn decided(&self, options: &PruneOptions) -> bool {
+        self.running as f64 > options.protect_tokens
+            && self.savings as f64 >= options.minimum_savings
     }
-    edits.reverse();
-    Clearing { edits, savings }
+
+    /// The payloads to clear, in history order; none when they save less
+    /// than `minimum_savings`.
+    fn finish(mut self, options: &PruneOptions) -> Clearing {
+        if self.edits.is_empty() || (self.savings as f64) < options.minimum_savings {
+            return Clearing {
+                edits: Vec::new(),
+                savings: 0,
+            };
+        }
+        self.edits.reverse();
+        Clearing {
+            edits: self.edits,
+            savings: self.savings,
+        }
+    }
+}
+
+/// `prune_plan` without a budget over a history read newest first, in runs
+/// of older and older messages: the protected tail is found as the walk
+/// goes, and once the walk is decided, the older messages' results are
+/// cleared whatever their estimates (they may be read without them).
+pub struct NewestFirstPruning<'a> {
+    options: &'a PruneOptions,
+    turns_seen: usize,
+    /// Whether the walk has passed the protected tail's first message.
+    past_tail: bool,
+    walk: ClearingWalk,
+}
+
+impl<'a> NewestFirstPruning<'a> {
+    /// `None` when the options need the whole history (a budget).
+    pub fn new(options: &'a PruneOptions) -> Option<Self> {
+        options.max_tokens.is_none().then_some(NewestFirstPruning {
+            options,
+            turns_seen: 0,
+            past_tail: options.protect_turns == 0,
+            walk: ClearingWalk::default(),
+        })
+    }
+
+    /// Walks `views`, the history's messages from `start` on, to where the
+    /// run walked before began.
+    pub fn walk(&mut self, views: &[MessageView], start: usize) {
+        for (offset, view) in views.iter().enumerate().rev() {
+            if !self.past_tail {
+                // The protected tail starts at the `protect_turns`-th newest
+                // user turn (`protected_from`).
+                self.turns_seen += usize::from(view.starts_user_turn);
+                self.past_tail = self.turns_seen == self.options.protect_turns;
+                continue;
+            }
+            self.walk
+                .visit(start + offset, view, &view.tool_results, self.options);
+        }
+    }
+
+    pub fn decided(&self) -> bool {
+        self.walk.decided(self.options)
+    }
+
+    pub fn edits(self) -> Vec<Edit> {
+        self.walk.finish(self.options).edits
+    }
 }
 
 /// The emergency cut: keep the first `leading` messages, then `request`,

@@ -371,6 +371,7 @@ fn transcript(messages: &[Value]) -> Vec<(String, Vec<Block>)> {
                 index,
                 placeholder: DEFAULT_PLACEHOLDER,
                 sizes: true,
+                cleared: false,
             };
             let content = format.content(&message, &at).unwrap();
             (content.role, content.blocks)

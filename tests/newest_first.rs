@@ -1,11 +1,15 @@
-//! The emergency cut read newest first (`newest_first`) cuts where the cut
-//! of the whole history's views does: over generated long histories with
-//! orphan results, reused ids and system messages in the middle, over every
-//! format's session repeated, and with its errors.
+//! The functions that read a history newest first (`newest_first`) answer
+//! as a read of the whole history does: the emergency cut, the effective
+//! history's bounds and pruning, over generated long histories with orphan
+//! results, reused ids, markers and system messages in the middle, over
+//! every format's session repeated, and with their errors.
 
-use kram_compaction::formats::{read_history, Format, ALL_FORMATS};
+use kram_compaction::cuts;
+use kram_compaction::formats::{read_history, read_structure, Format, ALL_FORMATS};
+use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::newest_first;
-use kram_compaction::prune::{emergency_cut, DEFAULT_PLACEHOLDER};
+use kram_compaction::prune::{self, emergency_cut, PruneOptions, DEFAULT_PLACEHOLDER};
+use kram_compaction::view::Edit;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -40,7 +44,9 @@ fn build(parts: &[(u8, usize, u8)]) -> Vec<Value> {
             4 | 5 => json!({ "role": "assistant", "content": "ok ".repeat(size) }),
             6 | 7 => json!({ "role": "assistant", "content": null, "tool_calls": [
                 { "id": id, "type": "function", "function": { "name": "read", "arguments": "{}" } }] }),
-            _ => json!({ "role": "tool", "tool_call_id": id, "content": "output\n".repeat(size) }),
+            8 | 9 => json!({ "role": "tool", "tool_call_id": id, "content": "output\n".repeat(size) }),
+            10 => json!({ "role": "system", "name": COMPACTION_MARKER_NAME, "content": "So far." }),
+            _ => json!({ "role": "tool", "tool_call_id": id, "content": DEFAULT_PLACEHOLDER }),
         });
     }
     messages
@@ -63,8 +69,70 @@ fn fortieths(messages: &[&Value], steps: std::ops::RangeInclusive<u64>) -> Vec<f
     steps.map(|step| (total * step / 40) as f64).collect()
 }
 
+/// The effective history's bounds of the whole history's views.
+fn whole_bounds(messages: &[&Value], format: Option<Format>) -> (usize, usize) {
+    cuts::effective_bounds(&read_structure(messages, format, "all").unwrap())
+}
+
+/// Pruning's edits of the whole history's views.
+fn whole_edits(messages: &[&Value], options: &PruneOptions, format: Option<Format>) -> Vec<Edit> {
+    let placeholder = &options.placeholder;
+    let (_, views) = read_history(messages, format, "effective", placeholder).unwrap();
+    prune::prune_plan(&views, options)
+}
+
+fn newest_first_edits(
+    messages: &[&Value],
+    options: &PruneOptions,
+    format: Option<Format>,
+) -> Vec<Edit> {
+    newest_first::prune_plan(messages, options, format, "effective").unwrap()
+}
+
+/// Pruning options small enough for generated histories to be decided.
+fn small_options(turns: usize, protect: u32, minimum: u32) -> PruneOptions {
+    PruneOptions {
+        protect_turns: turns,
+        protect_tokens: protect as f64,
+        minimum_savings: minimum as f64,
+        ..PruneOptions::default()
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn a_generated_history_has_the_bounds_of_a_whole_read(
+        parts in prop::collection::vec((0u8..12, 1usize..20, 0u8..24), 0..400),
+        forced in any::<bool>(),
+    ) {
+        let messages = build(&parts);
+        let messages = refs(&messages);
+        let format = forced.then_some(Format::OpenAiChat);
+        prop_assert_eq!(
+            newest_first::effective_bounds(&messages, format, "all").unwrap(),
+            whole_bounds(&messages, format)
+        );
+    }
+
+    #[test]
+    fn a_generated_history_is_pruned_as_a_whole_read_prunes_it(
+        parts in prop::collection::vec((0u8..12, 1usize..300, 0u8..24), 0..400),
+        turns in 0usize..4,
+        protect in 0u32..8_000,
+        minimum in 0u32..8_000,
+        forced in any::<bool>(),
+    ) {
+        let messages = build(&parts);
+        let messages = refs(&messages);
+        let format = forced.then_some(Format::OpenAiChat);
+        let options = small_options(turns, protect, minimum);
+        prop_assert_eq!(
+            newest_first_edits(&messages, &options, format),
+            whole_edits(&messages, &options, format)
+        );
+    }
 
     #[test]
     fn a_generated_history_is_cut_as_a_whole_read_cuts_it(
@@ -98,6 +166,62 @@ fn every_format_s_session_repeated_is_cut_as_a_whole_read_cuts_it() {
             }
         }
     }
+}
+
+#[test]
+fn every_format_s_session_repeated_has_the_bounds_and_the_pruning_of_a_whole_read() {
+    for format in ALL_FORMATS.iter().copied() {
+        let mut long = repeated(format);
+        let marker = format.marker("So far.");
+        for forced in [None, Some(format)] {
+            for options in [
+                PruneOptions::default(),
+                small_options(0, 0, 0),
+                small_options(1, 200, 100),
+                small_options(2, 1_000, 500),
+            ] {
+                let messages = refs(&long);
+                assert_eq!(
+                    newest_first_edits(&messages, &options, forced),
+                    whole_edits(&messages, &options, forced),
+                    "{} with {options:?}",
+                    format.name()
+                );
+            }
+            for at in [long.len() / 3, long.len() - 40] {
+                let mut marked = long.clone();
+                marked.insert(at, marker.clone());
+                let messages = refs(&marked);
+                let bounds = newest_first::effective_bounds(&messages, forced, "all").unwrap();
+                assert_eq!(bounds, whole_bounds(&messages, forced), "{}", format.name());
+                assert_eq!(bounds.1, at, "{}: the marker starts it", format.name());
+            }
+        }
+        long.truncate(long.len() / 2);
+    }
+}
+
+/// Older messages than the newest marker are left unread; pruning reads
+/// every message for where its results are, so its errors are the whole
+/// read's anywhere.
+#[test]
+fn a_bad_message_before_the_marker_is_not_read_and_pruning_reads_all_of_them() {
+    let parts: Vec<(u8, usize, u8)> = (0..300)
+        .map(|i| ((i % 10) as u8, 40, (i % 24) as u8))
+        .collect();
+    let mut messages = build(&parts);
+    let marker = messages.len() - 50;
+    messages.insert(
+        marker,
+        json!({ "role": "system", "name": COMPACTION_MARKER_NAME, "content": "So far." }),
+    );
+    messages[20]["content"] = json!(7);
+    let bounds = newest_first::effective_bounds(&refs(&messages), None, "all").unwrap();
+    assert_eq!(bounds, (2, marker), "two system messages lead");
+    let whole = read_history(&refs(&messages), None, "effective", DEFAULT_PLACEHOLDER).unwrap_err();
+    let pruned =
+        newest_first::prune_plan(&refs(&messages), &small_options(1, 0, 0), None, "effective");
+    assert_eq!(pruned.unwrap_err(), whole);
 }
 
 #[test]

@@ -25,35 +25,16 @@ pub struct JsNode(pub JsValue);
 
 impl Node for JsNode {
     fn kind(&self) -> Kind {
-        let value = &self.0;
-        if value.is_undefined() {
-            Kind::Undefined
-        } else if value.is_null() {
-            Kind::Null
-        } else if value.is_string() {
-            Kind::String
-        } else if value.as_f64().is_some() {
-            Kind::Number
-        } else if value.as_bool().is_some() {
-            Kind::Bool
-        } else if !value.is_object() {
-            Kind::Other
-        } else {
-            match js::is_array(value) {
-                Ok(false) => Kind::Object,
-                Ok(true) if array_length(value).is_ok() => Kind::Array,
-                // A revoked Proxy, or an array whose length cannot be read:
-                // nothing in it can be read either.
-                _ => Kind::Other,
-            }
+        match js::kind(&self.0) {
+            // An array whose length cannot be read: nothing in it can be
+            // read either.
+            Kind::Array if array_length(&self.0).is_err() => Kind::Other,
+            kind => kind,
         }
     }
 
     fn field(&self, key: &str) -> Result<Option<Self>, String> {
-        if !self.0.is_object() {
-            return Ok(None);
-        }
-        match js::get(&self.0, &super::keys::key(key)) {
+        match js::field(&self.0, &super::keys::key(key)) {
             Ok(value) if value.is_undefined() => Ok(None),
             Ok(value) => Ok(Some(JsNode(value))),
             Err(thrown) => Err(describe_thrown(&thrown)),
@@ -64,9 +45,15 @@ impl Node for JsNode {
         super::strings::read_string(&self.0).map(Cow::Owned)
     }
 
+    fn text_is(&self, text: &str) -> bool {
+        // A short text is a JS string already (the field names' cache), and
+        // `===` on strings reads neither into Rust.
+        self.0.is_string() && self.0 == super::keys::key(text)
+    }
+
     fn array_len(&self) -> Option<usize> {
-        match js::is_array(&self.0) {
-            Ok(true) => array_length(&self.0).ok().map(|length| length as usize),
+        match js::kind(&self.0) {
+            Kind::Array => array_length(&self.0).ok().map(|length| length as usize),
             _ => None,
         }
     }

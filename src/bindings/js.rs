@@ -10,6 +10,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::builtins::Array;
+use crate::node::Kind;
 
 #[wasm_bindgen]
 extern "C" {
@@ -22,6 +23,8 @@ extern "C" {
 extern "C" {
     #[wasm_bindgen(js_name = get)]
     fn guarded_get(target: &JsValue, key: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = field)]
+    fn guarded_field(target: &JsValue, key: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = ownKeys)]
     fn guarded_own_keys(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = ownProperty)]
@@ -34,6 +37,8 @@ extern "C" {
     fn guarded_create(prototype: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = construct)]
     fn guarded_construct(constructor: &JsValue, fields: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = kindOf)]
+    fn kind_of(value: &JsValue) -> u8;
     #[wasm_bindgen(js_name = tookThrow)]
     fn took_throw() -> bool;
     #[wasm_bindgen(js_name = takeThrown)]
@@ -49,9 +54,29 @@ fn checked(value: JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
+/// A value's kind as `guarded.js` numbers it (the order of `Kind`); an
+/// array's `length` is not read.
+pub fn kind(value: &JsValue) -> Kind {
+    match kind_of(value) {
+        0 => Kind::Undefined,
+        1 => Kind::Null,
+        2 => Kind::Bool,
+        3 => Kind::Number,
+        4 => Kind::String,
+        5 => Kind::Array,
+        6 => Kind::Object,
+        _ => Kind::Other,
+    }
+}
+
 /// `Reflect.get`: runs getters and a Proxy's `get` trap.
 pub fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
     checked(guarded_get(target, key))
+}
+
+/// A field of an object; `undefined` when `target` is not an object.
+pub fn field(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
+    checked(guarded_field(target, key))
 }
 
 /// An element of an array (or anything indexable).

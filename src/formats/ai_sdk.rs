@@ -252,7 +252,7 @@ pub fn content_with<N: Node>(
 ) -> Result<Content, InputError> {
     let role = at.required_string(message, "role", "role")?;
     let content = at.get(message, "content", "content")?;
-    let blocks = content_blocks(content.as_ref(), |part, kind, blocks| match kind {
+    let blocks = content_blocks(content.as_ref(), &mut |part, kind, blocks| match kind {
         "text" => blocks.push(Block::Text(
             untagged(&string_field(part, "text").unwrap_or_default()).to_string(),
         )),

@@ -199,7 +199,7 @@ pub fn marker(text: &str) -> crate::json::Json {
 pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     let role = at.required_string(message, "role", "role")?;
     let content = at.get(message, "content", "content")?;
-    let blocks = content_blocks(content.as_ref(), |block, kind, blocks| match kind {
+    let blocks = content_blocks(content.as_ref(), &mut |block, kind, blocks| match kind {
         "text" => blocks.push(Block::Text(
             untagged(&string_field(block, "text").unwrap_or_default()).to_string(),
         )),

@@ -175,6 +175,10 @@ pub struct At<'a> {
     /// Whether to estimate sizes: `effectiveHistory` and `detect_format`
     /// need only the structure, and the estimate is most of a read's time.
     pub sizes: bool,
+    /// Without sizes, whether to notice the tool-result payloads that
+    /// already are the placeholder (pruning's older messages, read newest
+    /// first, are cleared unread, but for those already cleared).
+    pub cleared: bool,
 }
 
 impl At<'_> {
@@ -202,7 +206,7 @@ impl At<'_> {
     /// of a history's bytes) is not read at all.
     pub fn payload<N: Node>(&self, text: &N) -> (u64, bool) {
         if !self.sizes {
-            return (0, false);
+            return (0, self.cleared && text.text_is(self.placeholder));
         }
         let text = text.text().unwrap_or_default();
         (
@@ -310,7 +314,7 @@ pub fn read_history<N: Node>(
     argument: &str,
     placeholder: &str,
 ) -> Result<(Format, Vec<MessageView>), InputError> {
-    read(messages, forced, argument, placeholder, true, None)
+    read(messages, forced, argument, placeholder, true, None).map(Read::pair)
 }
 
 /// `read_history`, taking what it can from a memo of earlier reads and
@@ -322,7 +326,7 @@ pub fn read_history_remembering<N: Node>(
     placeholder: &str,
     recall: &mut Recall,
 ) -> Result<(Format, Vec<MessageView>), InputError> {
-    read(messages, forced, argument, placeholder, true, Some(recall))
+    read(messages, forced, argument, placeholder, true, Some(recall)).map(Read::pair)
 }
 
 /// `read_structure`, through a memo.
@@ -333,7 +337,7 @@ pub fn read_structure_remembering<N: Node>(
     recall: &mut Recall,
 ) -> Result<Vec<MessageView>, InputError> {
     let placeholder = crate::prune::DEFAULT_PLACEHOLDER;
-    read(messages, forced, argument, placeholder, false, Some(recall)).map(|(_, views)| views)
+    read(messages, forced, argument, placeholder, false, Some(recall)).map(|read| read.views)
 }
 
 /// `read_history` without the estimates: every check, every role, turn,
@@ -362,7 +366,54 @@ fn read_format_and_structure<N: Node>(
     argument: &str,
 ) -> Result<(Format, Vec<MessageView>), InputError> {
     let placeholder = crate::prune::DEFAULT_PLACEHOLDER;
-    read(messages, forced, argument, placeholder, false, None)
+    read(messages, forced, argument, placeholder, false, None).map(Read::pair)
+}
+
+/// What a read of messages found: their format, their views, and every
+/// format they all fit (the bits of `Format::bit`).
+pub struct Read {
+    pub format: Format,
+    pub views: Vec<MessageView>,
+    pub formats: u32,
+}
+
+impl Read {
+    fn pair(self) -> (Format, Vec<MessageView>) {
+        (self.format, self.views)
+    }
+}
+
+/// What a read of some of a history's messages estimates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Every size, as `read_history` reads.
+    Sizes,
+    /// The structure only, as `read_structure` reads.
+    Structure,
+    /// The structure, and which payloads already are the placeholder.
+    StructureAndCleared,
+}
+
+/// A run of a history's messages read on their own, for a read newest
+/// first: errors name indexes within the run, and the caller checks that
+/// the runs it read share a format (`Read::formats`).
+pub fn read_run<N: Node>(
+    messages: &[N],
+    forced: Option<Format>,
+    placeholder: &str,
+    reading: Reading,
+) -> Result<Read, InputError> {
+    let sizes = reading == Reading::Sizes;
+    let cleared = reading == Reading::StructureAndCleared;
+    read_with(
+        messages,
+        forced,
+        "messages",
+        placeholder,
+        sizes,
+        cleared,
+        None,
+    )
 }
 
 fn read<N: Node>(
@@ -371,13 +422,34 @@ fn read<N: Node>(
     argument: &str,
     placeholder: &str,
     sizes: bool,
+    recall: Option<&mut Recall>,
+) -> Result<Read, InputError> {
+    read_with(
+        messages,
+        forced,
+        argument,
+        placeholder,
+        sizes,
+        false,
+        recall,
+    )
+}
+
+fn read_with<N: Node>(
+    messages: &[N],
+    forced: Option<Format>,
+    argument: &str,
+    placeholder: &str,
+    sizes: bool,
+    cleared: bool,
     mut recall: Option<&mut Recall>,
-) -> Result<(Format, Vec<MessageView>), InputError> {
+) -> Result<Read, InputError> {
     let at = |index| At {
         argument,
         index,
         placeholder,
         sizes,
+        cleared,
     };
     let key = ReadKey {
         forced,
@@ -443,6 +515,11 @@ fn read<N: Node>(
     if format == Format::Ollama {
         ollama::pair_by_position(&mut views);
     }
+    let formats = match (forced, candidates.last()) {
+        (Some(format), _) => format.bit(),
+        (None, Some(&bits)) => bits,
+        (None, None) => ALL_FORMATS.iter().fold(0, |bits, f| bits | f.bit()),
+    };
     if let Some(recall) = recall {
         history.key = key;
         history.numbers = recall.numbers.clone();
@@ -451,7 +528,11 @@ fn read<N: Node>(
         recall.set_pending(history);
         recall.memo.finish_read();
     }
-    Ok((format, views))
+    Ok(Read {
+        format,
+        views,
+        formats,
+    })
 }
 
 /// Whether a message fits a format, from the memo when it was checked there.

@@ -171,7 +171,7 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     let role = at.required_string(message, "role", "role")?;
     let mut blocks = Vec::new();
     let content = at.get(message, "content", "content")?;
-    let texts = content_blocks(content.as_ref(), |part, kind, blocks| match kind {
+    let texts = content_blocks(content.as_ref(), &mut |part, kind, blocks| match kind {
         "text" => blocks.push(Block::Text(
             untagged(&string_field(part, "text").unwrap_or_default()).to_string(),
         )),

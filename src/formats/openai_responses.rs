@@ -314,7 +314,7 @@ pub fn content<N: Node>(item: &N, _at: &At) -> Result<Content, InputError> {
 
 fn message_blocks<N: Node>(item: &N) -> Vec<Block> {
     let content = item.field("content").ok().flatten();
-    content_blocks(content.as_ref(), |part, kind, blocks| {
+    content_blocks(content.as_ref(), &mut |part, kind, blocks| {
         let text = |key| string_field(part, key).unwrap_or_default();
         blocks.push(match kind {
             "input_text" | "output_text" => Block::Text(untagged(&text("text")).to_string()),

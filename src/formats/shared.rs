@@ -467,7 +467,8 @@ pub fn role_of<N: Node>(
 /// handed to `part` with its type.
 pub fn content_blocks<N: Node>(
     content: Option<&N>,
-    mut part: impl FnMut(&N, &str, &mut Vec<Block>),
+    // `dyn`: one copy of this loop, not one per format.
+    part: &mut dyn FnMut(&N, &str, &mut Vec<Block>),
 ) -> Vec<Block> {
     let mut blocks = Vec::new();
     let Some(content) = content else {

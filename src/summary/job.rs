@@ -47,6 +47,7 @@ impl Job {
             index,
             placeholder: DEFAULT_PLACEHOLDER,
             sizes: true,
+            cleared: false,
         };
         // The instructions at the start are never summarised: they are sent
         // again, ahead of the marker.

@@ -64,6 +64,12 @@ for (const session of sessions) {
     const effective = effectiveHistory(all);
     assert.deepEqual(effective, all, "no marker: the whole history");
     effective.forEach((m, i) => assert.equal(m, all[i], "the very objects"));
+    // Read newest first, pruning and the effective history are a whole read's (the memo reads the whole history).
+    assert.deepEqual(effective, new HistoryMemo().effectiveHistory(all), "effectiveHistory, newest first");
+    for (const options of [{}, { protectTurns: 1, protectTokens: 500, minimumSavings: 100 }, { protectTurns: 0, protectTokens: 0 }]) {
+      const memo = new HistoryMemo();
+      assert.deepEqual(pruneForModel(all, options), memo.pruneForModel(all, options), `pruneForModel ${JSON.stringify(options)}, newest first`);
+    }
 
     const shape = shapeOf(infos);
     const floor = estimateTokens([...shape.leading, ...shape.request, ...shape.newestStep].map((i) => all[i]));

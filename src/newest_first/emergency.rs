@@ -1,15 +1,6 @@
-//! Reading a history newest first, only as far back as a decision needs.
-//! The emergency cut reads the leading system messages, then a window of the
-//! newest messages, longer each time, until what it read decides the cut as
-//! a read of the whole history would; the older messages are dropped
-//! unread. Whatever a window cannot settle, and any error, goes to the read
-//! of the whole history, so the answers and the errors are a whole read's
-//! (a history that mixes formats only in messages left unread is not
-//! refused).
-//!
-//! A window's messages are read in the history's format: detected from the
-//! messages read, which is the whole history's format or one that reads them
-//! the same (a message that fits several formats reads the same in each).
+//! The emergency cut, read newest first: the leading system messages, then
+//! a window of the newest messages, longer each time, until what was read
+//! decides the cut as a read of the whole history would.
 
 use crate::cuts;
 use crate::error::InputError;
@@ -17,16 +8,7 @@ use crate::formats::{read_history, read_structure, Format};
 use crate::node::Node;
 use crate::prune::{self, Cut, DEFAULT_PLACEHOLDER};
 
-/// The first window, in messages.
-const FIRST_WINDOW: usize = 32;
-
-/// A history shorter than this is read whole: its first window would be
-/// more than half of it.
-pub const SHORTEST_READ_NEWEST_FIRST: usize = 2 * FIRST_WINDOW;
-
-/// The leading messages are looked for in this many messages; a history
-/// that begins with more system messages than this is read whole.
-const LEADING_PROBE: usize = 8;
+use super::{FIRST_WINDOW, LEADING_PROBE};
 
 /// `prune::emergency_cut` of `messages`, read newest first.
 pub fn emergency_cut<N: Node + Clone>(
