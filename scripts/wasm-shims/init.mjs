@@ -1,0 +1,18 @@
+// The entry `kram-compaction/init`, for runtimes that hand the module in
+// themselves. The API's own module calls into the wasm when it is evaluated
+// (its constants come from Rust), so it is required only once the wasm is
+// instantiated: esbuild then evaluates it lazily, on that first require.
+import { initSync as instantiate } from "../../target/bindgen/web/kram_compaction.js";
+
+let api;
+
+/**
+ * Instantiates the package's .wasm from `module` (a `WebAssembly.Module`, or
+ * the file's bytes) and returns the package's API; a later call returns the
+ * same API and instance.
+ */
+export function initSync({ module }) {
+  instantiate({ module });
+  api ??= require("../../js/index.ts");
+  return api;
+}
