@@ -2,7 +2,8 @@
 // from its tarball: a Worker bundled by wrangler and run by Miniflare, and an
 // edge function bundled with Next.js's edge conditions and run by EdgeRuntime.
 // Both resolve the `workerd`/`edge-light` entry, which imports the .wasm as a
-// compiled module. Also `kram-compaction/init` in Node, handed the bytes.
+// compiled module (compiled in the function's realm, as deployed, or in
+// Node's, as the local dev servers do). Also `kram-compaction/init` in Node.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -70,14 +71,18 @@ test("a Worker bundled by wrangler runs in workerd (Miniflare) and answers as No
   }
 });
 
-test("an edge function runs in edge-runtime, the .wasm?module import given as Vercel gives it", async () => {
+/**
+ * The edge function, bundled: Vercel's edge build turns
+ * `import m from "x.wasm?module"` into a global holding the compiled module
+ * (@vercel/node's edge-wasm-plugin), and Next.js resolves packages with the
+ * conditions edge-light, worker, then the defaults. Resolves to the script and
+ * the .wasm file behind each such global.
+ */
+async function bundleEdgeFunction() {
   writeFileSync(
     join(project.dir, "function.js"),
     `${answerCode}addEventListener("fetch", (event) => event.respondWith(event.request.json().then(answer)));\n`,
   );
-  // Vercel's edge build turns `import m from "x.wasm?module"` into a global
-  // holding the compiled module (@vercel/node's edge-wasm-plugin); Next.js
-  // resolves packages with the conditions edge-light, worker, then the defaults.
   const wasmFiles = new Map();
   const wasmModules = {
     name: "wasm-module",
@@ -106,16 +111,33 @@ test("an edge function runs in edge-runtime, the .wasm?module import given as Ve
     plugins: [wasmModules],
   });
   assert.deepEqual([...wasmFiles.values()], [join(project.dir, "node_modules", "kram-compaction", "dist", "kram_compaction_bg.wasm")]);
+  return { script: built.outputFiles[0].text, wasmFiles };
+}
 
-  // The module is compiled by the runtime's own WebAssembly, as an edge
-  // isolate compiles what it was deployed with.
-  const runtime = new EdgeRuntime();
-  const RuntimeWasm = runtime.evaluate("WebAssembly");
-  for (const [name, file] of wasmFiles) runtime.context[name] = new RuntimeWasm.Module(readFileSync(file));
-  runtime.evaluate(built.outputFiles[0].text);
+/** Runs `runtime` on the posted history and checks its answers against Node's. */
+async function assertAnswers(runtime) {
   const response = await runtime.dispatchFetch("http://localhost/", post);
   assert.equal(response.status, 200);
   assert.deepEqual(await response.json(), expected);
+}
+
+test("an edge function runs in edge-runtime, its .wasm compiled in the function's realm as a deployed one is", async () => {
+  const { script, wasmFiles } = await bundleEdgeFunction();
+  const runtime = new EdgeRuntime();
+  const RuntimeWasm = runtime.evaluate("WebAssembly");
+  for (const [name, file] of wasmFiles) runtime.context[name] = new RuntimeWasm.Module(readFileSync(file));
+  runtime.evaluate(script);
+  await assertAnswers(runtime);
+});
+
+test("an edge function runs in edge-runtime, its .wasm compiled by Node as vercel dev and next dev do", async () => {
+  const { script, wasmFiles } = await bundleEdgeFunction();
+  // As @vercel/node's edge handler and Next.js's edge sandbox: WebAssembly.compile
+  // in Node, the modules assigned to the context in `extend`.
+  const modules = {};
+  for (const [name, file] of wasmFiles) modules[name] = await WebAssembly.compile(readFileSync(file));
+  const runtime = new EdgeRuntime({ initialCode: script, extend: (context) => Object.assign(context, modules) });
+  await assertAnswers(runtime);
 });
 
 test("kram-compaction/init: initSync({ module }) from the file's bytes returns the API, once", async () => {
@@ -123,6 +145,7 @@ test("kram-compaction/init: initSync({ module }) from the file's bytes returns t
   const resolve = createRequire(join(project.dir, "index.js")).resolve;
   const { initSync } = await import(pathToFileURL(resolve("kram-compaction/init")));
   const bytes = readFileSync(resolve("kram-compaction/kram_compaction_bg.wasm"));
+  assert.throws(() => initSync({ module: { not: "a module" } }), TypeError);
   const api = initSync({ module: bytes });
   assert.notEqual(api.estimateTokens, kram.estimateTokens, "a module of its own, not the Node entry");
   assert.deepEqual(Object.keys(api).sort(), Object.keys(kram).sort());
