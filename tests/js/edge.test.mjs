@@ -57,6 +57,7 @@ test("a Worker bundled by wrangler runs in workerd (Miniflare) and answers as No
 
   const out = join(project.dir, "out");
   const mf = new Miniflare({
+    host: "127.0.0.1",
     modules: true,
     modulesRoot: out,
     scriptPath: join(out, "worker.js"),
