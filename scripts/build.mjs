@@ -141,14 +141,36 @@ await step("esbuild", async () => {
     outfile: join(dist, "web.mjs"),
     plugins: [wasmGlue(at("scripts", "wasm-shims", "web.mjs"))],
   });
+  // kram-compaction/init: initSync({ module }) instantiates the web glue from
+  // a module or bytes the caller has, then returns the API (the shim says why).
+  await esbuild.build({
+    ...common,
+    entryPoints: [at("scripts", "wasm-shims", "init.mjs")],
+    platform: "neutral",
+    format: "esm",
+    outfile: join(dist, "init.mjs"),
+    plugins: [wasmGlue(join(bindgen, "web", `${crate}.js`))],
+  });
   // Node, ESM: re-exports the CommonJS entry, so import and require share one
   // module instance. The names are read from that entry, never listed by hand.
   const names = Object.keys(createRequire(import.meta.url)(join(dist, "node.cjs"))).sort();
+  const exportList = `export const {\n${names.map((n) => `  ${n},\n`).join("")}}`;
   writeFileSync(
     join(dist, "node.mjs"),
     `// Node ESM entry: the same instance as require("kram-compaction").\n` +
       `import cjs from "./node.cjs";\n\n` +
-      `export const {\n${names.map((n) => `  ${n},\n`).join("")}} = cjs;\n`,
+      `${exportList} = cjs;\n`,
+  );
+  // Workers (workerd) and edge functions (edge-light): their bundlers turn a
+  // `.wasm?module` import into a compiled WebAssembly.Module (wrangler and
+  // Vercel alike), and nothing here reads import.meta or awaits at the top.
+  writeFileSync(
+    join(dist, "edge.mjs"),
+    `// Workers and edge functions entry: the runtime's bundler hands in the compiled\n` +
+      `// module; the same instance as kram-compaction/init.\n` +
+      `import module from "./${crate}_bg.wasm?module";\n` +
+      `import { initSync } from "./init.mjs";\n\n` +
+      `${exportList} = initSync({ module });\n`,
   );
 });
 
@@ -170,6 +192,7 @@ await step("tsc", () => {
     }
   });
   cpSync(folder, join(dist, "types"), { recursive: true });
+  cpSync(at("scripts", "wasm-shims", "init.d.ts"), join(dist, "types", "init.d.ts"));
 });
 
 cpSync(at("README.md"), at("pkg", "README.md"));

@@ -32,7 +32,7 @@ function run(command, args, { env = {}, quiet = /^$/ } = {}) {
 
 test("the tarball holds the package and nothing else", () => {
   const files = execFileSync("tar", ["-tzf", project.tarball], { encoding: "utf8" }).trim().split("\n").sort();
-  for (const file of ["package.json", "README.md", "LICENSE", "bin/kram-compact.mjs", "dist/node.cjs", "dist/node.mjs", "dist/web.mjs", "dist/kram_compaction_bg.wasm", "dist/types/index.d.ts", "dist/types/index.d.cts"]) {
+  for (const file of ["package.json", "README.md", "LICENSE", "bin/kram-compact.mjs", "dist/node.cjs", "dist/node.mjs", "dist/web.mjs", "dist/edge.mjs", "dist/init.mjs", "dist/kram_compaction_bg.wasm", "dist/types/index.d.ts", "dist/types/index.d.cts", "dist/types/init.d.ts"]) {
     assert.ok(files.includes(`package/${file}`), `${file} missing from ${files.join(", ")}`);
   }
   assert.deepEqual(files.filter((f) => !/^package\/(package\.json|README\.md|LICENSE|bin\/|data\/|dist\/)/.test(f)), []);
