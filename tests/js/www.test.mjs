@@ -8,19 +8,11 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
-import {
-  ContextManager,
-  DEFAULT_MAX_TOKENS,
-  describeMessages,
-  effectiveHistory,
-  emergencyPrune,
-  estimateTokens,
-  pruneForModel,
-  MESSAGE_FORMATS,
-} from "kram-compaction";
+import { DEFAULT_MAX_TOKENS, describeMessages, estimateTokens, MESSAGE_FORMATS } from "kram-compaction";
 import { wwwMounts } from "../../scripts/static-server.mjs";
 import { startModelServer } from "../support/model-server.mjs";
 import { browserSession } from "./support/browser.mjs";
+import { allRows, checkBudget, messageCount, openPage, paste } from "./support/www-page.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const artifacts = join(root, "tests", "artifacts");
@@ -34,127 +26,8 @@ before(async () => {
   site = await session.serve(wwwMounts(root));
 });
 
-/**
- * The page at `url`, ready (the sample shown), with every console problem
- * recorded; closed when test `t` ends.
- */
-async function open(t, url = site, viewport = { width: 1280, height: 900 }) {
-  const page = await session.browser.newPage({ viewport });
-  const problems = [];
-  page.on("console", (m) => ["error", "warning"].includes(m.type()) && problems.push(`${m.type()}: ${m.text()}`));
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("response", (r) => r.status() >= 400 && problems.push(`status ${r.status()}: ${r.url()}`));
-  await page.goto(url);
-  await page.waitForSelector("body[data-ready]", { timeout: 15_000 });
-  t.after(() => page.close());
-  return { page, problems };
-}
-
-/** What the tiers do to `all` at `budget`, asked of the package directly: the tier is ContextManager's. */
-async function expected(all, budget) {
-  const effective = effectiveHistory(all);
-  const positions = new Map(effective.map((m, j) => [m, j]));
-  const { tier } = await new ContextManager({ maxTokens: budget }).prepare(all);
-  const pruned = pruneForModel(effective, { maxTokens: budget });
-  const cutList = emergencyPrune(pruned, budget);
-  const cut = new Set(cutList);
-  const status = all.map((m) => {
-    const j = positions.get(m) ?? -1;
-    if (j < 0) return "summarised";
-    if (tier === "emergency" && !cut.has(pruned[j])) return "dropped";
-    if (tier !== "none" && pruned[j] !== m) return "cleared";
-    return "kept";
-  });
-  const count = (s) => status.filter((x) => x === s).length;
-  const sent = { none: effective, pruned, emergency: cutList }[tier];
-  return {
-    tier,
-    status,
-    counts: { kept: count("kept"), cleared: count("cleared"), dropped: count("dropped") },
-    tokens: { effective: estimateTokens(effective), pruned: estimateTokens(pruned), cut: estimateTokens(cutList) },
-    sent: estimateTokens(sent),
-  };
-}
-
-/** What the page shows for the tiers; `drawn` is the status of each row on screen, by message index. */
-function shown(page) {
-  return page.evaluate(() => {
-    const text = (id) => document.getElementById(id).textContent;
-    const number = (id) => Number(text(id).replace(/,/g, ""));
-    const cell = (id) => Number(document.querySelector(`#${id} td:last-child`).textContent.replace(/,/g, ""));
-    const meter = document.getElementById("meter");
-    return {
-      tier: document.getElementById("tier").dataset.tier,
-      drawn: [...document.querySelectorAll("#transcript > li")].map((li) => [Number(li.getAttribute("aria-posinset")) - 1, li.dataset.status]),
-      counts: { kept: number("count-kept"), cleared: number("count-cleared"), dropped: number("count-dropped") },
-      tokens: { effective: cell("row-effective"), pruned: cell("row-pruned"), cut: cell("row-cut") },
-      meter: { now: Number(meter.getAttribute("aria-valuenow")), max: Number(meter.getAttribute("aria-valuemax")), shown: number("meter-tokens") },
-      sentWords: text("tier"),
-    };
-  });
-}
-
-async function checkBudget(page, all, budget) {
-  const want = await expected(all, budget);
-  // The page redraws on the next frame after a budget change.
-  await page.waitForFunction((b) => document.getElementById("meter").getAttribute("aria-valuemax") === String(b), budget);
-  const got = await shown(page);
-  assert.equal(got.tier, want.tier, `tier at ${budget}`);
-  assert.deepEqual(got.counts, want.counts, `counts at ${budget}`);
-  assert.ok(got.drawn.length > 0, "some rows are drawn");
-  assert.deepEqual(got.drawn, got.drawn.map(([i]) => [i, want.status[i]]), `statuses of the rows on screen at ${budget}`);
-  assert.deepEqual(got.tokens, want.tokens, `tier tokens at ${budget}`);
-  assert.deepEqual(got.meter, { now: want.tokens.effective, max: budget, shown: want.tokens.effective });
-  assert.ok(got.sentWords.includes(want.sent.toLocaleString("en")), `${got.sentWords} names ${want.sent}`);
-  return want;
-}
-
-/**
- * Every row of the transcript, scrolled through a screen at a time (only
- * the rows near the screen are in the page): each message's kind, status,
- * estimate, text and folded blocks, in order.
- */
-function allRows(page) {
-  return page.evaluate(async () => {
-    const list = document.getElementById("transcript");
-    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    const rows = new Map();
-    window.scrollTo(0, list.getBoundingClientRect().top + scrollY);
-    for (let guard = 0; guard < 1000; guard++) {
-      await frames();
-      for (const li of list.children) {
-        rows.set(Number(li.getAttribute("aria-posinset")) - 1, {
-          size: Number(li.getAttribute("aria-setsize")),
-          kind: li.dataset.kind,
-          status: li.dataset.status,
-          tokens: Number(li.querySelector(".tokens").firstChild.textContent.replace(/[^0-9]/g, "")),
-          text: li.textContent,
-          toolCalls: li.querySelectorAll(".tool-call").length,
-          toolResults: li.querySelectorAll(".tool-result").length,
-        });
-      }
-      const bottom = list.getBoundingClientRect().bottom;
-      if (bottom <= innerHeight) break;
-      window.scrollBy(0, innerHeight * 0.9);
-    }
-    window.scrollTo(0, 0);
-    await frames();
-    const size = rows.values().next().value?.size ?? 0;
-    return Array.from({ length: size }, (_, i) => rows.get(i));
-  });
-}
-
-/** How many messages the transcript holds (drawn or not). */
-async function messageCount(page) {
-  const all = await allRows(page);
-  assert.ok(all.every(Boolean), "every message has a row");
-  return all.length;
-}
-
-async function paste(page, text) {
-  await page.fill("#paste", text);
-  await page.click("#use-paste");
-}
+/** The page at `url`, ready, closed when test `t` ends (see openPage). */
+const open = (t, url = site, viewport = undefined) => openPage(t, session.browser, url, viewport);
 
 const chat = [
   { role: "system", content: "You are a coding agent." },
