@@ -131,7 +131,8 @@ export function drawChart(box, { turns }, sent, budget) {
     hover,
   );
   chart.addEventListener("pointermove", (event) => {
-    const i = Math.floor((event.offsetX - PAD.left) / band);
+    // clientX, not offsetX: over a bar, offsetX is measured from the bar's own box.
+    const i = Math.floor((event.clientX - chart.getBoundingClientRect().left - PAD.left) / band);
     const turn = turns[i];
     hover.setAttribute("visibility", turn ? "visible" : "hidden");
     if (!turn) return;

@@ -58,6 +58,25 @@ for (const count of [2_000, 10_000]) {
     }
     assert.deepEqual([...tiers].sort(), ["emergency", "none", "pruned"]);
 
+    // Anywhere in the list, the drawn rows cover the screen, in order, with nothing blank between them.
+    const middle = await page.evaluate(async () => {
+      window.scrollTo(0, document.documentElement.scrollHeight / 2);
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+      const rows = [...document.querySelectorAll("#transcript > li")];
+      const boxes = rows.map((li) => li.getBoundingClientRect());
+      return {
+        top: boxes[0].top,
+        bottom: boxes.at(-1).bottom,
+        screen: innerHeight,
+        indices: rows.map((li) => Number(li.getAttribute("aria-posinset"))),
+        gaps: boxes.slice(1).map((box, i) => box.top - boxes[i].bottom),
+      };
+    });
+    assert.ok(middle.top <= 0 && middle.bottom >= middle.screen, `rows from ${middle.top} to ${middle.bottom} px`);
+    assert.ok(middle.indices[0] > 1, "the rows drawn are from the middle");
+    assert.deepEqual(middle.indices, middle.indices.map((_, i) => middle.indices[0] + i));
+    assert.ok(middle.gaps.every((gap) => gap >= 0 && gap < 20), `gaps ${middle.gaps}`);
+
     // The newest message, brought on screen: still only a window of rows.
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await page.waitForSelector(`#message-${count - 1}`);
@@ -96,6 +115,12 @@ test("the chart at 2,500 turns: a few elements, and turn labels that never overl
     const step = numbers[1] - numbers[0];
     assert.match(String(step), /^[125]0*$/);
     assert.ok(numbers.every((n, i) => n === numbers[0] + i * step), numbers.join(" "));
+    // Pointing at a turn says its numbers.
+    await page.locator("#chart svg").scrollIntoViewIfNeeded();
+    const box = await page.locator("#chart svg").boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width / 2 + 3, box.y + box.height / 2);
+    assert.match(await page.textContent("#chart .hover text"), /^Turn \d+: [\d,]+ tokens \(system .*\); [\d,]+ in all, [\d,]+ sent$/);
     await page.locator("#chart").screenshot({ path: join(artifacts, `www-scale-chart-${viewport.width}.png`) });
     assert.deepEqual(problems, []);
   }
