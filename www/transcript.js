@@ -20,6 +20,9 @@ export class Transcript {
   #infos;
   #toolNames = new Map();
   #marks = { status: [], sentTokens: [] };
+  /** The folded blocks the reader opened, as "message:block", so a row drawn again shows them open. */
+  #opened = new Set();
+  #element;
   #list;
 
   /** Shows `infos` (describeMessages' messages) in `list`, replacing what it showed. */
@@ -28,6 +31,8 @@ export class Transcript {
     for (const info of infos) {
       for (const block of info.blocks) if (block.type === "tool-call") this.#toolNames.set(block.id, block.name);
     }
+    this.#element = list;
+    list.addEventListener("toggle", this.#remember, true);
     this.#list = new VirtualList(list, {
       count: infos.length,
       estimate: (i) => estimateHeight(infos[i]),
@@ -52,11 +57,24 @@ export class Transcript {
   /** Stops following the page's scroll (a new history replaces this one). */
   destroy() {
     this.#list.destroy();
+    this.#element.removeEventListener("toggle", this.#remember, true);
   }
+
+  #remember = (event) => {
+    const row = event.target.closest(".msg");
+    if (!row) return;
+    const index = Number(row.getAttribute("aria-posinset")) - 1;
+    const key = `${index}:${[...row.querySelectorAll("details")].indexOf(event.target)}`;
+    if (event.target.open) this.#opened.add(key);
+    else this.#opened.delete(key);
+  };
 
   #row(i) {
     const row = messageRow(this.#infos[i], i, this.#infos.length, this.#toolNames);
     setMark(row, this.#marks.status[i] ?? "kept", this.#marks.sentTokens[i]);
+    row.querySelectorAll("details").forEach((block, b) => {
+      if (this.#opened.has(`${i}:${b}`)) block.open = true;
+    });
     return row;
   }
 }

@@ -46,11 +46,6 @@ export class VirtualList {
 
   #follow = () => this.schedule();
 
-  /** Row i's element, when it is drawn. */
-  row(i) {
-    return this.#rows.get(i);
-  }
-
   /** Every drawn row, with its index. */
   drawn() {
     return this.#rows.entries();
@@ -89,7 +84,6 @@ export class VirtualList {
       const [first, last] = this.#window();
       if (first === this.#first && last === this.#last) break;
       this.#draw(first, last);
-      this.#pad();
       let changed = false;
       for (let i = first; i <= last; i++) changed = this.#measure(i) || changed;
       this.#pad();

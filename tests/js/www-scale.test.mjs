@@ -58,6 +58,9 @@ for (const count of [2_000, 10_000]) {
     }
     assert.deepEqual([...tiers].sort(), ["emergency", "none", "pruned"]);
 
+    // A block the reader opens stays open when its row, gone off screen, is drawn again.
+    await page.click("#message-3 .tool-result summary");
+
     // Anywhere in the list, the drawn rows cover the screen, in order, with nothing blank between them.
     const middle = await page.evaluate(async () => {
       window.scrollTo(0, document.documentElement.scrollHeight / 2);
@@ -81,6 +84,9 @@ for (const count of [2_000, 10_000]) {
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await page.waitForSelector(`#message-${count - 1}`);
     assert.ok((await page.$$("#transcript > li")).length < 100);
+    assert.equal(await page.$("#message-3"), null);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    assert.equal(await page.locator("#message-3 .tool-result").evaluate((block) => block.open), true);
 
     figures[count] = { showMs: Math.round(showMs), budgetChangeMs: changeMs.map(Math.round), medianBudgetChangeMs: Math.round(median(changeMs)) };
     t.diagnostic(`${count} messages: shown in ${figures[count].showMs} ms; budget changes ${figures[count].budgetChangeMs.join(", ")} ms (median ${figures[count].medianBudgetChangeMs})`);
