@@ -56,6 +56,17 @@ test("the page loads the sample session: every message, its role and its estimat
   assert.equal(Number(await page.inputValue("#budget-number")), DEFAULT_MAX_TOKENS);
   await checkBudget(page, sample, DEFAULT_MAX_TOKENS);
   assert.ok(await page.$eval("#chart svg path.bar.tool", (path) => path.getAttribute("d").length > 0), "the chart has tool bars");
+  // The chart's numbers: a row per turn once opened, and the Sent column follows the budget.
+  assert.equal(await page.$$eval("#chart-table tbody tr", (rows) => rows.length), 0, "made only when opened");
+  await page.click("#chart-data summary");
+  const turns = describeMessages(sample).messages.filter((m) => m.startsUserTurn).length + 1;
+  const lastSent = () => page.$eval("#chart-table tbody tr:last-child td:last-child", (td) => td.textContent);
+  assert.equal(await page.$$eval("#chart-table tbody tr", (rows) => rows.length), turns);
+  const before = await lastSent();
+  await page.fill("#budget-number", String(estimateTokens(sample) * 2));
+  await page.waitForFunction((words) => document.querySelector("#chart-table tbody tr:last-child td:last-child").textContent !== words, before);
+  // Within budget everything is sent: the last turn's Sent is its running total.
+  assert.equal(await lastSent(), await page.$eval("#chart-table tbody tr:last-child td:nth-last-child(2)", (td) => td.textContent));
   assert.deepEqual(problems, []);
 });
 
