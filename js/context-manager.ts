@@ -67,11 +67,16 @@ export class ContextManager {
     this.#compactionsInRun = 0;
   }
 
-  /** The effective history, pruned, summarised or cut to fit `maxTokens`. */
+  /**
+   * The effective history, pruned, summarised or cut to fit `maxTokens`: the
+   * manager's, or this call's (a chat UI whose budget changes keeps one
+   * manager, and so one memo, for every budget).
+   */
   async prepare<M extends Message>(
     all: readonly M[],
-    { lastUsage, signal }: { lastUsage?: LastUsage; signal?: AbortSignalLike } = {},
+    { lastUsage, signal, maxTokens: callMaxTokens }: { lastUsage?: LastUsage; signal?: AbortSignalLike; maxTokens?: number } = {},
   ): Promise<Prepared<M>> {
+    const maxTokens = numberOption(callMaxTokens, "maxTokens", this.#maxTokens, false);
     const format = this.#options.format === undefined ? {} : { format: this.#options.format };
     const memo = this.#memo;
     const core = memo.core;
@@ -94,10 +99,10 @@ export class ContextManager {
       tokensAfter,
       reason,
     });
-    const fits = wasm.ladderBeforePruning(tokens, this.#maxTokens) as { next: "none"; reason: string } | undefined;
+    const fits = wasm.ladderBeforePruning(tokens, maxTokens) as { next: "none"; reason: string } | undefined;
     if (fits !== undefined) return result("none", effective, fits.reason, [], estimated);
 
-    const pruneOptions = { maxTokens: this.#maxTokens, ...this.#options.prune, ...format };
+    const pruneOptions = { maxTokens, ...this.#options.prune, ...format };
     const prune = (messages: readonly M[]) => core.pruneForModel(list(messages), numbersOf(memo, messages), pruneOptions) as unknown as M[];
     const pruned = prune(effective);
     // Pruning saves what the estimate says it saves, whatever the provider counted.
@@ -107,13 +112,13 @@ export class ContextManager {
     const step = wasm.ladderAfterPruning(
       tokens,
       tokensPruned,
-      this.#maxTokens,
+      maxTokens,
       this.#compactionsInRun,
       this.#maxCompactions,
       gateway !== undefined,
       model,
     ) as { next: "none" | "pruned" | "compact" | "emergency"; reason: string };
-    const cut = (messages: M[]) => core.emergencyPrune(list(messages), numbersOf(memo, messages), this.#maxTokens, format) as unknown as M[];
+    const cut = (messages: M[]) => core.emergencyPrune(list(messages), numbersOf(memo, messages), maxTokens, format) as unknown as M[];
 
     if (step.next === "none") return result("none", effective, step.reason);
     if (step.next === "pruned") return result("pruned", pruned, step.reason, [], prunedEstimate);
@@ -125,7 +130,7 @@ export class ContextManager {
     const plan = core.compactionPlan(
       list(effective),
       effectiveNumbers,
-      this.#maxTokens,
+      maxTokens,
       tokens,
       tokensPruned,
       this.#options.compact,
@@ -153,10 +158,10 @@ export class ContextManager {
     const tokensCompacted = estimate(prunedAfter);
     const shortfall = wasm.compactionShortfall(tokens, tokensCompacted);
     if (shortfall !== undefined) return result("emergency", cut(pruned), `${shortfall}; the summary is dropped`);
-    if (tokensCompacted <= this.#maxTokens) return result("compacted", prunedAfter, plan.reason, [marker, ...kept]);
+    if (tokensCompacted <= maxTokens) return result("compacted", prunedAfter, plan.reason, [marker, ...kept]);
     const sent = cut(prunedAfter);
     const fallback = cut(pruned);
-    if (estimate(sent) > this.#maxTokens && estimate(fallback) <= this.#maxTokens) {
+    if (estimate(sent) > maxTokens && estimate(fallback) <= maxTokens) {
       return result("emergency", fallback, `${plan.reasonCut}, but the marker and the newest step are still over it; the summary is dropped`);
     }
     return result("compacted", sent, plan.reasonCut, [marker, ...kept]);

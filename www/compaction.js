@@ -33,7 +33,8 @@ export function setUpCompaction({ current, apply }) {
       });
       apply([...shown.messages, marker]);
       $("compact-status").textContent = "Summary appended: the effective history now goes on from it, after the leading system messages.";
-      document.querySelector(".msg:last-child")?.scrollIntoView({ block: "nearest" });
+      const now = current();
+      now.transcript.scrollTo(now.messages.length - 1);
     } catch (error) {
       showError(controller.signal.aborted ? "Cancelled: nothing was changed." : explain(error, baseURL));
     } finally {

@@ -13,7 +13,8 @@ export class InputProblem extends Error {
 
 /**
  * Returns { messages, lines, shape } where lines[i] is the 1-based line that
- * message i starts on, or throws an InputProblem.
+ * message i starts on (worked out when first asked for), or throws an
+ * InputProblem.
  */
 export function parseHistory(text) {
   const trimmed = text.trim();
@@ -30,7 +31,14 @@ function parseArray(text) {
     throw new InputProblem(`Invalid JSON${where.words}: ${plainReason(error.message)}`, { line: where.line });
   }
   if (!Array.isArray(value)) throw new InputProblem("Expected a JSON array of messages.");
-  return { messages: value, lines: arrayLines(text, value.length), shape: "JSON array" };
+  // The lines are needed only to name a bad message's line: scanned then, not for every history.
+  return {
+    messages: value,
+    get lines() {
+      return arrayLines(text, value.length);
+    },
+    shape: "JSON array",
+  };
 }
 
 function parseLines(text) {
@@ -159,7 +167,8 @@ function arrayLines(text, count) {
       else if (c === '"') inString = false;
       continue;
     }
-    if (/\s/.test(c)) continue;
+    // JSON.parse accepted the text: between tokens there is only JSON white space.
+    if (c === " " || c === "\n" || c === "\r" || c === "\t") continue;
     if (depth === 1 && expecting && c !== "]") {
       lines.push(line);
       expecting = false;

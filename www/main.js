@@ -3,44 +3,61 @@
 // package what each tier does, transcript.js and chart.js draw it.
 import { DEFAULT_MAX_TOKENS, VERSION, describeMessages } from "kram-compaction";
 import { formatNumber } from "./dom.js";
-import { drawChart, turnsOf } from "./chart.js";
+import { drawChart, groupTurns, sentByTurn } from "./chart.js";
+import { ChartTable } from "./chart-table.js";
 import { parseHistory, InputProblem } from "./history-input.js";
 import { atBudget, prepare } from "./ladder.js";
-import { renderTranscript, updateStatuses } from "./transcript.js";
+import { Transcript } from "./transcript.js";
 import { setUpCompaction } from "./compaction.js";
 
 const $ = (id) => document.getElementById(id);
 const SAMPLE_URL = new URL("../pkg/data/sample-session.json", import.meta.url);
+/**
+ * A history longer than this is not kept in the paste box once it is shown:
+ * a box of megabytes is painted again at every change of the controls.
+ */
+const KEEP_IN_BOX = 200_000;
 
-const state = { budget: DEFAULT_MAX_TOKENS, shown: undefined, view: undefined };
+const state = { budget: DEFAULT_MAX_TOKENS, shown: undefined, view: undefined, chart: undefined };
+const chartTable = new ChartTable($("chart-data"), $("chart-table"));
 
-/** Everything that depends on the history alone, computed once per history. */
-function show(messages, source) {
-  const described = describeMessages(messages);
-  const prepared = prepare(messages);
-  const prunedInfos = describeMessages(prepared.pruned).messages;
-  const rows = renderTranscript($("transcript"), { infos: described.messages, prunedInfos, positions: prepared.positions });
-  state.shown = { messages, source, format: described.format, infos: described.messages, prunedInfos, prepared, rows };
+/**
+ * Everything that depends on the history alone, computed once per history;
+ * `described` is describeMessages(messages), read when the input was checked.
+ */
+function show(messages, described, source) {
+  const prepared = prepare(messages, described);
+  state.shown?.transcript.destroy();
+  const transcript = new Transcript($("transcript"), described.messages);
+  const turns = groupTurns(described.messages, prepared.positions);
+  state.shown = { messages, source, format: described.format, infos: described.messages, prepared, transcript, turns };
+  chartTable.setTurns(turns);
   $("source").textContent = `${source}: ${formatNumber(messages.length)} messages, ${described.format}`;
   $("transcript-summary").textContent = `${formatNumber(messages.length)} messages · ${formatNumber(prepared.tokens.all)} tokens`;
   fitSlider(prepared.tokens.effective);
-  update();
+  return update();
 }
 
-/** Everything that depends on the budget: cheap enough to run on every slider step. */
-function update() {
+/**
+ * Everything that depends on the budget: the package's tiers at this budget,
+ * the marks of the rows on screen, the meter, the tiers table and the chart.
+ */
+async function update() {
   const shown = state.shown;
   if (!shown) return;
-  const { prepared, infos, prunedInfos, rows } = shown;
-  const view = atBudget(prepared, state.budget);
+  const budget = state.budget;
+  const view = await atBudget(shown.prepared, budget);
+  // A newer history or budget came while this one was computed: it draws instead.
+  if (shown !== state.shown || budget !== state.budget) return;
   state.view = view;
-  updateStatuses(rows, view.status);
+  shown.transcript.mark(view.status, view.sentTokens);
 
   for (const [status, n] of Object.entries(view.counts)) $(`count-${status}`).textContent = formatNumber(n);
   const t = view.tokens;
+  const { prepared } = shown;
   setRow("row-all", prepared.all.length, t.all);
   setRow("row-effective", prepared.effective.length, t.effective);
-  setRow("row-pruned", prepared.pruned.length, t.pruned);
+  setRow("row-pruned", view.prunedLength, t.pruned);
   setRow("row-cut", view.cutLength, t.cut);
   const applied = { none: "row-effective", pruned: "row-pruned", emergency: "row-cut" }[view.tier];
   for (const id of ["row-effective", "row-pruned", "row-cut"]) $(id).classList.toggle("applied", id === applied);
@@ -48,22 +65,21 @@ function update() {
   $("tier").replaceChildren(...tierWords(view));
 
   const meter = $("meter");
-  meter.setAttribute("aria-valuemax", String(state.budget));
+  meter.setAttribute("aria-valuemax", String(budget));
   meter.setAttribute("aria-valuenow", String(t.effective));
-  meter.setAttribute("aria-valuetext", `${formatNumber(t.effective)} of ${formatNumber(state.budget)} tokens; ${formatNumber(t.sent)} sent`);
-  meter.classList.toggle("over", t.effective > state.budget);
-  const scale = Math.max(state.budget, t.effective);
+  meter.setAttribute("aria-valuetext", `${formatNumber(t.effective)} of ${formatNumber(budget)} tokens; ${formatNumber(t.sent)} sent`);
+  meter.classList.toggle("over", t.effective > budget);
+  const scale = Math.max(budget, t.effective);
   $("meter-fill").style.width = `${(100 * t.effective) / scale}%`;
   $("meter-sent").style.width = `${(100 * t.sent) / scale}%`;
-  meter.style.setProperty("--budget-at", `${(100 * state.budget) / scale}%`);
+  meter.style.setProperty("--budget-at", `${(100 * budget) / scale}%`);
   $("meter-tokens").textContent = formatNumber(t.effective);
-  $("meter-budget").textContent = formatNumber(state.budget);
-  $("meter-percent").textContent = `(${Math.round((100 * t.effective) / state.budget)}%)`;
+  $("meter-budget").textContent = formatNumber(budget);
+  $("meter-percent").textContent = `(${Math.round((100 * t.effective) / budget)}%)`;
 
-  const sentTokens = view.status.map((s, i) =>
-    s === "dropped" || s === "summarised" ? 0 : s === "cleared" ? prunedInfos[prepared.positions[i]].tokens : infos[i].tokens,
-  );
-  state.turns = turnsOf(infos, prepared.positions, sentTokens);
+  // The chart follows the budget it was computed for, even when the box is resized.
+  state.chart = { sent: sentByTurn(shown.turns, view.sentTokens), budget };
+  chartTable.setSent(state.chart.sent);
   redrawChart();
 }
 
@@ -90,7 +106,7 @@ function setRow(id, messages, tokens) {
 }
 
 function redrawChart() {
-  if (state.turns) drawChart($("chart"), $("chart-table"), { turns: state.turns, budget: state.budget });
+  if (state.shown && state.chart) drawChart($("chart"), state.shown.turns, state.chart.sent, state.chart.budget);
 }
 
 /** The slider reaches a little past the larger of the default budget and the history. */
@@ -122,16 +138,17 @@ $("budget-number").addEventListener("input", (e) => {
 });
 
 /** Reads text as a history and shows it, or says in the page what is wrong with it. */
-function load(text, source) {
+async function load(text, source) {
   const problem = $("input-error");
   try {
-    const { messages, lines, shape } = parseHistory(text);
+    const parsed = parseHistory(text);
+    let described;
     try {
-      describeMessages(messages); // checks every message before anything is drawn
+      described = describeMessages(parsed.messages); // checks every message before anything is drawn
     } catch (error) {
-      throw new InputProblem(validationWords(error, lines, shape));
+      throw new InputProblem(validationWords(error, parsed));
     }
-    show(messages, source);
+    await show(parsed.messages, described, source);
     problem.hidden = true;
     problem.textContent = "";
     return true;
@@ -143,14 +160,20 @@ function load(text, source) {
 }
 
 /** The package's error, with the line the message starts on added. */
-function validationWords(error, lines, shape) {
+function validationWords(error, { lines, shape }) {
   const index = /messages\[(\d+)\]/.exec(error.message)?.[1];
   const line = index !== undefined ? lines[Number(index)] : undefined;
   const where = line ? ` (the message on line ${line} of the ${shape})` : "";
   return `Not a history the package can read: ${error.message}${where}.`;
 }
 
-$("use-paste").addEventListener("click", () => load($("paste").value, "Pasted history"));
+/** Shows the history in the paste box; a long one leaves the box once shown. */
+async function loadBox(source) {
+  const text = $("paste").value;
+  if ((await load(text, source)) && text.length > KEEP_IN_BOX) $("paste").value = "";
+}
+
+$("use-paste").addEventListener("click", () => loadBox("Pasted history"));
 $("file").addEventListener("change", async (e) => {
   const file = e.target.files?.[0];
   if (file) await loadFile(file);
@@ -171,21 +194,21 @@ drop.addEventListener("drop", async (e) => {
   if (file) await loadFile(file);
   else if (e.dataTransfer?.getData("text")) {
     $("paste").value = e.dataTransfer.getData("text");
-    load($("paste").value, "Dropped text");
+    await loadBox("Dropped text");
   }
 });
 
 async function loadFile(file) {
   const text = await file.text();
-  $("paste").value = text.length > 200_000 ? "" : text;
-  load(text, file.name);
+  $("paste").value = text.length > KEEP_IN_BOX ? "" : text;
+  await load(text, file.name);
 }
 
 async function loadSample() {
   try {
     const response = await fetch(SAMPLE_URL);
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-    load(await response.text(), "Sample session");
+    await load(await response.text(), "Sample session");
   } catch (error) {
     $("source").textContent = `The sample session could not be loaded (${error.message}). Paste a history instead.`;
   }
@@ -197,7 +220,7 @@ $("default-budget").textContent = formatNumber(DEFAULT_MAX_TOKENS);
 setBudget(DEFAULT_MAX_TOKENS, "init");
 setUpCompaction({
   current: () => state.shown,
-  apply: (messages) => show(messages, `${state.shown.source} + summary`),
+  apply: (messages) => show(messages, describeMessages(messages), `${state.shown.source} + summary`),
 });
 await loadSample();
 document.body.dataset.ready = "true";

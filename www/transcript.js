@@ -1,6 +1,9 @@
-// The conversation as a chat transcript, drawn from describeMessages: built
-// once per history; a budget change only updates each row's status.
+// The conversation as a chat transcript, drawn from describeMessages. Only
+// the rows near the screen are in the page (virtual-list.js); a budget
+// change sets the marks of the drawn rows, and a row drawn later is made
+// with the marks of the budget then.
 import { h, formatNumber } from "./dom.js";
+import { VirtualList } from "./virtual-list.js";
 
 const ROLE_LABELS = { system: "System", user: "User", assistant: "Assistant", tool: "Tool" };
 const STATUS_LABELS = {
@@ -12,44 +15,103 @@ const STATUS_LABELS = {
 /** Text longer than this starts folded, so one long message does not bury the rest. */
 const FOLD_CHARS = 900;
 
-/**
- * Fills `list` with one row per message. `infos` describes the stored
- * history; `prunedInfos[positions[i]]` the same message after pruning
- * (`positions[i]` is -1 for a message that is not sent).
- */
-export function renderTranscript(list, { infos, prunedInfos, positions }) {
-  const toolNames = new Map();
-  for (const info of infos) {
-    for (const block of info.blocks) if (block.type === "tool-call") toolNames.set(block.id, block.name);
+/** The transcript of one history: its rows, drawn as they come on screen, and their marks. */
+export class Transcript {
+  #infos;
+  #toolNames = new Map();
+  #marks = { status: [], sentTokens: [] };
+  /** The folded blocks the reader opened, as "message:block", so a row drawn again shows them open. */
+  #opened = new Set();
+  #element;
+  #list;
+
+  /** Shows `infos` (describeMessages' messages) in `list`, replacing what it showed. */
+  constructor(list, infos) {
+    this.#infos = infos;
+    for (const info of infos) {
+      for (const block of info.blocks) if (block.type === "tool-call") this.#toolNames.set(block.id, block.name);
+    }
+    this.#element = list;
+    list.addEventListener("toggle", this.#remember, true);
+    this.#list = new VirtualList(list, {
+      count: infos.length,
+      estimate: (i) => estimateHeight(infos[i]),
+      render: (i) => this.#row(i),
+    });
   }
-  const rows = infos.map((info, i) => messageRow(info, i, prunedInfos[positions[i]], toolNames));
-  list.replaceChildren(...rows);
-  return rows;
+
+  /**
+   * Marks each message kept / cleared / dropped / summarised, with what a
+   * cleared one costs as sent: only the drawn rows are touched.
+   */
+  mark(status, sentTokens) {
+    this.#marks = { status, sentTokens };
+    for (const [i, row] of this.#list.drawn()) setMark(row, status[i], sentTokens[i]);
+  }
+
+  /** Brings message i onto the screen. */
+  scrollTo(i) {
+    this.#list.scrollTo(i);
+  }
+
+  /** Stops following the page's scroll (a new history replaces this one). */
+  destroy() {
+    this.#list.destroy();
+    this.#element.removeEventListener("toggle", this.#remember, true);
+  }
+
+  #remember = (event) => {
+    const row = event.target.closest(".msg");
+    if (!row) return;
+    const index = Number(row.getAttribute("aria-posinset")) - 1;
+    const key = `${index}:${[...row.querySelectorAll("details")].indexOf(event.target)}`;
+    if (event.target.open) this.#opened.add(key);
+    else this.#opened.delete(key);
+  };
+
+  #row(i) {
+    const row = messageRow(this.#infos[i], i, this.#infos.length, this.#toolNames);
+    setMark(row, this.#marks.status[i] ?? "kept", this.#marks.sentTokens[i]);
+    row.querySelectorAll("details").forEach((block, b) => {
+      if (this.#opened.has(`${i}:${b}`)) block.open = true;
+    });
+    return row;
+  }
 }
 
-/** Marks each row kept / cleared / dropped / summarised. */
-export function updateStatuses(rows, status) {
-  rows.forEach((row, i) => {
-    if (row.dataset.status === status[i]) return;
-    row.dataset.status = status[i];
-    row.querySelector(".badge").textContent = STATUS_LABELS[status[i]];
-  });
+function setMark(row, status, sentTokens) {
+  if (status === "cleared") row.querySelector(".after-clearing").textContent = ` → ${formatNumber(sentTokens)}`;
+  if (row.dataset.status === status) return;
+  row.dataset.status = status;
+  row.querySelector(".badge").textContent = STATUS_LABELS[status];
 }
 
-function messageRow(info, index, pruned, toolNames) {
+/**
+ * A row's height before it is drawn, in pixels: the head, a line of text
+ * per 90 characters up to the fold, a line per folded block. Only the
+ * scrollbar's length depends on it; a drawn row is measured.
+ */
+function estimateHeight(info) {
+  let lines = 0;
+  for (const block of info.blocks) {
+    lines += block.type === "text" ? Math.ceil(Math.min(block.text.length, FOLD_CHARS) / 90) + (block.text.length > FOLD_CHARS ? 1 : 0) : 1.6;
+  }
+  return 52 + 21 * lines;
+}
+
+function messageRow(info, index, count, toolNames) {
   const label = info.isMarker
     ? "Compaction summary"
     : (ROLE_LABELS[info.kind] ?? info.role.charAt(0).toUpperCase() + info.role.slice(1));
-  const clearedTokens = pruned && pruned.tokens !== info.tokens ? pruned.tokens : undefined;
-  const tokens = h("span", { class: "tokens" }, `${formatNumber(info.tokens)} tokens`);
-  if (clearedTokens !== undefined) {
-    tokens.append(h("span", { class: "after-clearing" }, ` → ${formatNumber(clearedTokens)}`));
-  }
+  const tokens = h("span", { class: "tokens" }, `${formatNumber(info.tokens)} tokens`, h("span", { class: "after-clearing" }));
   return h(
     "li",
     {
       class: "msg",
       id: `message-${index}`,
+      // The list holds only the rows on screen: say where this one is in the whole.
+      "aria-posinset": index + 1,
+      "aria-setsize": count,
       "data-kind": info.isMarker ? "marker" : info.kind,
       "data-status": "kept",
     },

@@ -128,6 +128,23 @@ test("lastUsage: the provider's count for what it saw, estimates for the message
   await assert.rejects(ctx.prepare(all, { lastUsage: { promptTokens: "1", messageCount: 1 } }), TypeError);
 });
 
+test("a budget per call: one manager answers every budget as a manager built for it", async () => {
+  const all = codingSession(6, { outputLines: 600 });
+  const prune = { protectTokens: 5_000, minimumSavings: 1_000 };
+  const shared = new ContextManager({ prune });
+  const tiers = new Set();
+  for (const maxTokens of [1_000_000, 20_000, 200, 1_000_000]) {
+    const got = await shared.prepare(all, { maxTokens });
+    const want = await new ContextManager({ prune, maxTokens }).prepare(all);
+    assert.deepEqual({ ...got, messages: undefined }, { ...want, messages: undefined }, `at ${maxTokens}`);
+    assert.deepEqual(got.messages, want.messages, `messages at ${maxTokens}`);
+    tiers.add(got.tier);
+  }
+  assert.deepEqual([...tiers].sort(), ["emergency", "none", "pruned"]);
+  await assert.rejects(shared.prepare(all, { maxTokens: 0 }), /^RangeError: maxTokens must be a positive finite number, got 0$/);
+  await assert.rejects(shared.prepare(all, { maxTokens: "9" }), /^TypeError: maxTokens must be a number, got string$/);
+});
+
 test("bad configuration is a RangeError or TypeError naming the option", () => {
   assert.throws(() => new ContextManager({ maxTokens: 0 }), /^RangeError: options\.maxTokens must be a positive finite number, got 0$/);
   assert.throws(() => new ContextManager({ maxTokens: Infinity }), RangeError);

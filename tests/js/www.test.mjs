@@ -8,19 +8,11 @@ import { join } from "node:path";
 import { before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
-import {
-  DEFAULT_MAX_TOKENS,
-  describeMessages,
-  effectiveHistory,
-  emergencyPrune,
-  estimateTokens,
-  needsCompaction,
-  pruneForModel,
-  MESSAGE_FORMATS,
-} from "kram-compaction";
+import { DEFAULT_MAX_TOKENS, describeMessages, estimateTokens, MESSAGE_FORMATS } from "kram-compaction";
 import { wwwMounts } from "../../scripts/static-server.mjs";
 import { startModelServer } from "../support/model-server.mjs";
 import { browserSession } from "./support/browser.mjs";
+import { allRows, checkBudget, messageCount, openPage, paste } from "./support/www-page.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const artifacts = join(root, "tests", "artifacts");
@@ -34,85 +26,8 @@ before(async () => {
   site = await session.serve(wwwMounts(root));
 });
 
-/**
- * The page at `url`, ready (the sample shown), with every console problem
- * recorded; closed when test `t` ends.
- */
-async function open(t, url = site, viewport = { width: 1280, height: 900 }) {
-  const page = await session.browser.newPage({ viewport });
-  const problems = [];
-  page.on("console", (m) => ["error", "warning"].includes(m.type()) && problems.push(`${m.type()}: ${m.text()}`));
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("response", (r) => r.status() >= 400 && problems.push(`status ${r.status()}: ${r.url()}`));
-  await page.goto(url);
-  await page.waitForSelector("body[data-ready]", { timeout: 15_000 });
-  t.after(() => page.close());
-  return { page, problems };
-}
-
-/** What the tiers do to `all` at `budget`, asked of the package directly. */
-function expected(all, budget) {
-  const effective = effectiveHistory(all);
-  const position = (m) => effective.indexOf(m);
-  const pruned = pruneForModel(effective);
-  const cut = emergencyPrune(pruned, budget);
-  let tier = "emergency";
-  if (!needsCompaction(effective, budget)) tier = "none";
-  else if (!needsCompaction(pruned, budget)) tier = "pruned";
-  const status = all.map((m) => {
-    const j = position(m);
-    if (j < 0) return "summarised";
-    if (tier === "emergency" && !cut.includes(pruned[j])) return "dropped";
-    if (tier !== "none" && pruned[j] !== m) return "cleared";
-    return "kept";
-  });
-  const count = (s) => status.filter((x) => x === s).length;
-  const sent = { none: effective, pruned, emergency: cut }[tier];
-  return {
-    tier,
-    status,
-    counts: { kept: count("kept"), cleared: count("cleared"), dropped: count("dropped") },
-    tokens: { effective: estimateTokens(effective), pruned: estimateTokens(pruned), cut: estimateTokens(cut) },
-    sent: estimateTokens(sent),
-  };
-}
-
-/** What the page shows for the tiers. */
-function shown(page) {
-  return page.evaluate(() => {
-    const text = (id) => document.getElementById(id).textContent;
-    const number = (id) => Number(text(id).replace(/,/g, ""));
-    const cell = (id) => Number(document.querySelector(`#${id} td:last-child`).textContent.replace(/,/g, ""));
-    const meter = document.getElementById("meter");
-    return {
-      tier: document.getElementById("tier").dataset.tier,
-      status: [...document.querySelectorAll("#transcript > li")].map((li) => li.dataset.status),
-      counts: { kept: number("count-kept"), cleared: number("count-cleared"), dropped: number("count-dropped") },
-      tokens: { effective: cell("row-effective"), pruned: cell("row-pruned"), cut: cell("row-cut") },
-      meter: { now: Number(meter.getAttribute("aria-valuenow")), max: Number(meter.getAttribute("aria-valuemax")), shown: number("meter-tokens") },
-      sentWords: text("tier"),
-    };
-  });
-}
-
-async function checkBudget(page, all, budget) {
-  const want = expected(all, budget);
-  // The page redraws on the next frame after a budget change.
-  await page.waitForFunction((b) => document.getElementById("meter").getAttribute("aria-valuemax") === String(b), budget);
-  const got = await shown(page);
-  assert.equal(got.tier, want.tier, `tier at ${budget}`);
-  assert.deepEqual(got.counts, want.counts, `counts at ${budget}`);
-  assert.deepEqual(got.status, want.status, `statuses at ${budget}`);
-  assert.deepEqual(got.tokens, want.tokens, `tier tokens at ${budget}`);
-  assert.deepEqual(got.meter, { now: want.tokens.effective, max: budget, shown: want.tokens.effective });
-  assert.ok(got.sentWords.includes(want.sent.toLocaleString("en")), `${got.sentWords} names ${want.sent}`);
-  return want;
-}
-
-async function paste(page, text) {
-  await page.fill("#paste", text);
-  await page.click("#use-paste");
-}
+/** The page at `url`, ready, closed when test `t` ends (see openPage). */
+const open = (t, url = site, viewport = undefined) => openPage(t, session.browser, url, viewport);
 
 const chat = [
   { role: "system", content: "You are a coding agent." },
@@ -126,9 +41,7 @@ test("the page loads the sample session: every message, its role and its estimat
   const { page, problems } = await open(t);
   assert.equal(await page.textContent("#version"), version);
   assert.match(await page.textContent("#source"), new RegExp(`Sample session: ${sample.length} messages, openai-chat`));
-  const rows = await page.$$eval("#transcript > li", (lis) =>
-    lis.map((li) => ({ kind: li.dataset.kind, tokens: Number(li.querySelector(".tokens").firstChild.textContent.replace(/[^0-9]/g, "")) })),
-  );
+  const rows = (await allRows(page)).map(({ kind, tokens }) => ({ kind, tokens }));
   const infos = describeMessages(sample).messages;
   assert.deepEqual(
     rows,
@@ -142,7 +55,18 @@ test("the page loads the sample session: every message, its role and its estimat
   assert.equal(await toolResult.evaluate((d) => d.open), true);
   assert.equal(Number(await page.inputValue("#budget-number")), DEFAULT_MAX_TOKENS);
   await checkBudget(page, sample, DEFAULT_MAX_TOKENS);
-  assert.ok((await page.$$("#chart svg rect.bar.tool")).length > 0, "the chart has tool bars");
+  assert.ok(await page.$eval("#chart svg path.bar.tool", (path) => path.getAttribute("d").length > 0), "the chart has tool bars");
+  // The chart's numbers: a row per turn once opened, and the Sent column follows the budget.
+  assert.equal(await page.$$eval("#chart-table tbody tr", (rows) => rows.length), 0, "made only when opened");
+  await page.click("#chart-data summary");
+  const turns = describeMessages(sample).messages.filter((m) => m.startsUserTurn).length + 1;
+  const lastSent = () => page.$eval("#chart-table tbody tr:last-child td:last-child", (td) => td.textContent);
+  assert.equal(await page.$$eval("#chart-table tbody tr", (rows) => rows.length), turns);
+  const before = await lastSent();
+  await page.fill("#budget-number", String(estimateTokens(sample) * 2));
+  await page.waitForFunction((words) => document.querySelector("#chart-table tbody tr:last-child td:last-child").textContent !== words, before);
+  // Within budget everything is sent: the last turn's Sent is its running total.
+  assert.equal(await lastSent(), await page.$eval("#chart-table tbody tr:last-child td:nth-last-child(2)", (td) => td.textContent));
   assert.deepEqual(problems, []);
 });
 
@@ -173,7 +97,7 @@ test("a pasted history as a JSON array and as JSONL, and a dropped file", async 
   const { page, problems } = await open(t);
   await paste(page, JSON.stringify(chat, null, 2));
   assert.match(await page.textContent("#source"), /Pasted history: 5 messages, openai-chat/);
-  assert.equal((await page.$$("#transcript > li")).length, 5);
+  assert.equal(await messageCount(page), 5);
   assert.match(await page.textContent("#transcript"), /Two files: a\.rs and b\.rs\./);
   await checkBudget(page, chat, DEFAULT_MAX_TOKENS);
 
@@ -188,7 +112,7 @@ test("a pasted history as a JSON array and as JSONL, and a dropped file", async 
 
   await page.setInputFiles("#file", { name: "chat.jsonl", mimeType: "text/plain", buffer: Buffer.from(chat.map((m) => JSON.stringify(m)).join("\n")) });
   await page.waitForFunction(() => document.getElementById("source").textContent.startsWith("chat.jsonl"));
-  assert.equal((await page.$$("#transcript > li")).length, 5);
+  assert.equal(await messageCount(page), 5);
 
   const dropped = await page.evaluateHandle((text) => {
     const data = new DataTransfer();
@@ -197,7 +121,7 @@ test("a pasted history as a JSON array and as JSONL, and a dropped file", async 
   }, JSON.stringify(chat.slice(0, 2)));
   await page.dispatchEvent("#drop", "drop", { dataTransfer: dropped });
   await page.waitForFunction(() => document.getElementById("source").textContent.startsWith("dropped.json"));
-  assert.equal((await page.$$("#transcript > li")).length, 2);
+  assert.equal(await messageCount(page), 2);
   assert.deepEqual(problems, []);
 });
 
@@ -209,10 +133,10 @@ test("a pasted history in every format the package reads", async (t) => {
     // Half as JSON arrays, half as JSONL.
     await paste(page, i % 2 ? history.map((m) => JSON.stringify(m)).join("\n") : JSON.stringify(history, null, 1));
     assert.match(await page.textContent("#source"), new RegExp(`${history.length} messages, ${format}$`));
-    const kinds = await page.$$eval("#transcript > li", (lis) => lis.map((li) => li.dataset.kind));
-    assert.deepEqual(kinds, describeMessages(history).messages.map((m) => (m.isMarker ? "marker" : m.kind)), format);
-    assert.ok((await page.$$("#transcript .tool-call")).length > 0, `${format}: tool calls shown`);
-    assert.ok((await page.$$("#transcript .tool-result")).length > 0, `${format}: tool results shown`);
+    const rows = await allRows(page);
+    assert.deepEqual(rows.map((r) => r.kind), describeMessages(history).messages.map((m) => (m.isMarker ? "marker" : m.kind)), format);
+    assert.ok(rows.some((r) => r.toolCalls > 0), `${format}: tool calls shown`);
+    assert.ok(rows.some((r) => r.toolResults > 0), `${format}: tool results shown`);
     for (const budget of [1_000_000, Math.round(estimateTokens(history) / 3)]) {
       await page.fill("#budget-number", String(budget));
       await checkBudget(page, history, budget);
@@ -239,12 +163,12 @@ test("bad input gets a message naming the line or message, and the page keeps wo
   assert.match(await error(), /Nothing to read/);
 
   // The sample is still there and still live.
-  assert.equal((await page.$$("#transcript > li")).length, sample.length);
+  assert.equal(await messageCount(page), sample.length);
   await page.fill("#budget-number", "20000");
   await checkBudget(page, sample, 20_000);
   await paste(page, JSON.stringify(chat));
   assert.equal(await error(), "");
-  assert.equal((await page.$$("#transcript > li")).length, chat.length);
+  assert.equal(await messageCount(page), chat.length);
   assert.deepEqual(problems, []);
 });
 
@@ -262,7 +186,7 @@ test("the compaction panel: cancel a slow one, an error in words, then compact()
   await page.waitForFunction(() => !document.getElementById("compact-cancel").disabled);
   await page.click("#compact-cancel");
   await page.waitForFunction(() => /Cancelled/.test(document.getElementById("compact-error").textContent));
-  assert.equal(await page.locator("#transcript > li").count(), sample.length);
+  assert.equal(await messageCount(page), sample.length);
 
   // An error status from the endpoint, in words.
   server.enqueue({ status: 401, body: { error: { message: "bad key" } } });
@@ -276,7 +200,7 @@ test("the compaction panel: cancel a slow one, an error in words, then compact()
   assert.equal(request.json.model, "browser-model");
   assert.equal(request.headers.authorization, "Bearer sk-page");
   assert.match(request.json.messages[1].content, /<conversation_transcript>/);
-  const after = await page.evaluate(() => [...document.querySelectorAll("#transcript > li")].map((li) => ({ status: li.dataset.status, text: li.textContent })));
+  const after = await allRows(page);
   assert.equal(after.length, sample.length + 1);
   assert.match(after.at(-1).text, /Summary 3\./, "the marker is the newest message");
   assert.equal(after[0].status, "kept", "the sample's system prompt is an instruction, still sent");
@@ -322,7 +246,7 @@ test("the Vite build of www/ is a static folder that works on its own", async (t
   await build({ configFile: join(root, "www", "vite.config.mjs"), logLevel: "error", build: { outDir, emptyOutDir: true } });
   const { page, problems } = await open(t, await session.serve({ "/": outDir }));
   assert.equal(await page.textContent("#version"), version);
-  assert.equal((await page.$$("#transcript > li")).length, sample.length);
+  assert.equal(await messageCount(page), sample.length);
   await checkBudget(page, sample, DEFAULT_MAX_TOKENS);
   assert.deepEqual(problems, []);
 });

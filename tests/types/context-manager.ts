@@ -17,3 +17,11 @@ export { step };
 
 // @ts-expect-error maxTokens is a number
 new ContextManager({ maxTokens: "60000" });
+
+// A budget per call, for a UI whose budget moves.
+async function atBudget(maxTokens: number): Promise<Tier> {
+  return (await ctx.prepare(all, { maxTokens })).tier;
+}
+export { atBudget };
+// @ts-expect-error a call's maxTokens is a number
+void ctx.prepare(all, { maxTokens: "60000" });
