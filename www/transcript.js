@@ -22,7 +22,6 @@ export class Transcript {
   #marks = { status: [], sentTokens: [] };
   /** The folded blocks the reader opened, as "message:block", so a row drawn again shows them open. */
   #opened = new Set();
-  #element;
   #list;
 
   /** Shows `infos` (describeMessages' messages) in `list`, replacing what it showed. */
@@ -31,8 +30,6 @@ export class Transcript {
     for (const info of infos) {
       for (const block of info.blocks) if (block.type === "tool-call") this.#toolNames.set(block.id, block.name);
     }
-    this.#element = list;
-    list.addEventListener("toggle", this.#remember, true);
     this.#list = new VirtualList(list, {
       count: infos.length,
       estimate: (i) => estimateHeight(infos[i]),
@@ -57,7 +54,6 @@ export class Transcript {
   /** Stops following the page's scroll (a new history replaces this one). */
   destroy() {
     this.#list.destroy();
-    this.#element.removeEventListener("toggle", this.#remember, true);
   }
 
   #remember = (event) => {
@@ -74,6 +70,9 @@ export class Transcript {
     setMark(row, this.#marks.status[i] ?? "kept", this.#marks.sentTokens[i]);
     row.querySelectorAll("details").forEach((block, b) => {
       if (this.#opened.has(`${i}:${b}`)) block.open = true;
+      // On the block itself: `toggle` comes a task later, when a row scrolled
+      // away may be out of the list already.
+      block.addEventListener("toggle", this.#remember);
     });
     return row;
   }
