@@ -33,6 +33,15 @@ export function field(target, key) {
   }
 }
 
+/** An element: the index comes as a number, not a JS value made for it. */
+export function item(target, index) {
+  try {
+    return Reflect.get(target, index);
+  } catch (error) {
+    return fail(error);
+  }
+}
+
 export function ownKeys(value) {
   try {
     return Reflect.ownKeys(value);

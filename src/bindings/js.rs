@@ -25,6 +25,8 @@ extern "C" {
     fn guarded_get(target: &JsValue, key: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = field)]
     fn guarded_field(target: &JsValue, key: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = item)]
+    fn guarded_item(target: &JsValue, index: u32) -> JsValue;
     #[wasm_bindgen(js_name = ownKeys)]
     fn guarded_own_keys(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = ownProperty)]
@@ -81,7 +83,7 @@ pub fn field(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
 
 /// An element of an array (or anything indexable).
 pub fn get_index(target: &JsValue, index: u32) -> Result<JsValue, JsValue> {
-    get(target, &JsValue::from_f64(index as f64))
+    checked(guarded_item(target, index))
 }
 
 /// `Reflect.ownKeys`: every own key, symbols too; runs a Proxy's `ownKeys` trap.

@@ -10,8 +10,14 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
 const encoder = new TextEncoder();
+// The buffer is reused, so its view is too: a view made per string was
+// garbage for the collector on every string read.
+let view = new Uint8Array(0);
 export function kram_encode_into(text, memory, at, capacity) {
-  const { read, written } = encoder.encodeInto(text, new Uint8Array(memory.buffer, at, capacity));
+  if (view.buffer !== memory.buffer || view.byteOffset !== at || view.length !== capacity) {
+    view = new Uint8Array(memory.buffer, at, capacity);
+  }
+  const { read, written } = encoder.encodeInto(text, view);
   return read === text.length ? written : -1 - text.length * 3;
 }
 "#)]

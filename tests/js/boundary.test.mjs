@@ -28,6 +28,7 @@ const SAFE = [
   [/^const ret = typeof (globalThis|global|self|window) === "undefined"/, "reads a global binding"],
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (arg0|v0); return ret; \}/, "a cast: returns its argument"],
   [/^const ret = getStringFromWasm0\(arg0, arg1\); return ret; \}/, "makes a JS string from the module's own memory"],
+  [/^const ret = item\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's item, which catches what it calls (the test below)"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
   [/^const ret = wasm\d?\.memory; return ret; \}/, "returns the module's own memory (src/bindings/strings.rs encodes strings into it)"],
 ];
