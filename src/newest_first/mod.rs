@@ -1,8 +1,10 @@
 //! Reading a history newest first, only as far back as a decision needs.
 //! Whatever the messages read cannot settle, and any error, goes to the read
-//! of the whole history, so the answers and the errors are a whole read's;
-//! the older messages are left unread (so a history that mixes formats, or
-//! holds a broken message, only among them is not refused).
+//! of the whole history, so the answers and the errors are a whole read's.
+//! The emergency cut and the effective history leave the older messages
+//! unread (so a history that mixes formats, or holds a broken message, only
+//! among them is not refused); pruning reads every message, the older ones
+//! without their estimates.
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.
