@@ -105,4 +105,7 @@ export type { AnthropicGatewayOptions, Fetch, OpenAIChatGatewayOptions } from ".
 export { ContextManager } from "./context-manager.js";
 export type { ContextManagerOptions, LastUsage, Prepared, Tier } from "./context-manager.js";
 
+export { readStoredHistory, StoredHistoryError } from "./stored-history.js";
+export type { StoredHistory } from "./stored-history.js";
+
 export { VERSION } from "./version.js";

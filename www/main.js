@@ -160,9 +160,9 @@ async function load(text, source) {
 }
 
 /** The package's error, with the line the message starts on added. */
-function validationWords(error, { lines, shape }) {
+function validationWords(error, { lineOf, shape }) {
   const index = /messages\[(\d+)\]/.exec(error.message)?.[1];
-  const line = index !== undefined ? lines[Number(index)] : undefined;
+  const line = index !== undefined ? lineOf(Number(index)) : undefined;
   const where = line ? ` (the message on line ${line} of the ${shape})` : "";
   return `Not a history the package can read: ${error.message}${where}.`;
 }

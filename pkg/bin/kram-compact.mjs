@@ -16,6 +16,8 @@ import {
   estimateTokens,
   openAIChatGateway,
   pruneForModel,
+  readStoredHistory,
+  StoredHistoryError,
 } from "kram-compaction";
 
 const USAGE = "usage: kram-compact [FILE|-] [--max-tokens N] [--out FILE] [--json]";
@@ -91,37 +93,16 @@ function readHistory(file) {
   } catch (error) {
     throw new CliError(`cannot read ${name}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
   }
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith("[")) {
-    try {
-      return { name, messages: JSON.parse(text) };
-    } catch (error) {
-      throw new CliError(`${name} is not valid JSON: ${where(text, 0, error)}`);
-    }
-  }
-  const messages = [];
-  let offset = 0;
-  for (const line of text.split("\n")) {
-    if (line.trim() !== "") {
-      try {
-        messages.push(JSON.parse(line));
-      } catch (error) {
-        throw new CliError(`${name} is not valid JSONL: ${where(text, offset, error, line)}`);
-      }
-    }
-    offset += line.length + 1;
+  let messages;
+  try {
+    ({ messages } = readStoredHistory(text));
+  } catch (error) {
+    if (!(error instanceof StoredHistoryError)) throw error;
+    const at = error.line === undefined ? "" : `line ${error.line}${error.column === undefined ? "" : `, column ${error.column}`}: `;
+    throw new CliError(`${name} is not valid ${error.shape === "JSONL" ? "JSONL" : "JSON"}: ${at}${error.reason}`);
   }
   if (messages.length === 0) throw new CliError(`${name} holds no messages`);
   return { name, messages };
-}
-
-/** "line L, column C: what JSON.parse said", from the position in its message. */
-function where(text, offset, error, line) {
-  const match = /position (\d+)/.exec(error.message);
-  const position = offset + (match ? Number(match[1]) : (line ?? text).length);
-  const before = text.slice(0, position).split("\n");
-  const reason = error.message.replace(/ in JSON at position \d+.*$/, "").replace(/ \(line \d+ column \d+\)$/, "");
-  return `line ${before.length}, column ${before.at(-1).length + 1}: ${reason}`;
 }
 
 /** The index (in `all`) and role of each message that `keep` does not keep. */
@@ -148,7 +129,6 @@ function progressBar(stream) {
 async function run(argv, env) {
   const args = readArgs(argv);
   const { name, messages: all } = readHistory(args.file);
-  if (!Array.isArray(all)) throw new CliError(`${name} must hold a JSON array of messages or JSONL`);
   let description;
   try {
     description = describeMessages(all);
