@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 use super::builtins::{self, array_of, items, Array, Object};
 use super::js;
 use super::memo::HistoryMemo;
+use super::types::FormatOptionsArg;
 
 use crate::error::{ErrorKind, InputError};
 use crate::formats::Format;
@@ -338,7 +339,8 @@ fn replace_at(
 }
 
 /// The `format` of a history function's last, optional `options` argument.
-pub fn read_format_option(options: JsValue) -> Result<Option<Format>, JsValue> {
+pub fn read_format_option(options: Option<FormatOptionsArg>) -> Result<Option<Format>, JsValue> {
+    let options = options.map_or(JsValue::UNDEFINED, Into::into);
     read_format(&read_options(options, "options")?, "options")
 }
 

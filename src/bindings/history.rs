@@ -56,7 +56,7 @@ fn estimate(
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<f64, JsValue> {
     let messages = read_array(&messages, "messages")?;
-    let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
+    let format = read_format_option(options)?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
     api::estimate_tokens_with(&messages, format, recall.as_mut())
         .map(|tokens| tokens as f64)
@@ -84,7 +84,7 @@ fn needs(
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<bool, JsValue> {
     let effective = read_array(&effective, "effective")?;
-    let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
+    let format = read_format_option(options)?;
     let max_tokens = read_max_tokens(max_tokens)?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
     api::needs_compaction_with(&effective, max_tokens, format, recall.as_mut()).map_err(to_js_error)
@@ -110,7 +110,7 @@ fn effective(
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
     let all_nodes = read_array(&all, "all")?;
-    let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
+    let format = read_format_option(options)?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
     let plan =
         api::effective_history_with(&all_nodes, format, recall.as_mut()).map_err(to_js_error)?;
@@ -177,7 +177,7 @@ fn cut(
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
     let nodes = read_array(&effective, "effective")?;
-    let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
+    let format = read_format_option(options)?;
     let max_tokens = read_max_tokens(max_tokens)?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
     let plan = api::emergency_prune_with(&nodes, max_tokens, format, recall.as_mut())
@@ -246,7 +246,7 @@ impl HistoryMemo {
         options: Option<FormatOptionsArg>,
     ) -> Result<Vec<u32>, JsValue> {
         let nodes = read_array(&all, "all")?;
-        let format = read_format_option(options.map(Into::into).unwrap_or(JsValue::UNDEFINED))?;
+        let format = read_format_option(options)?;
         let (instructions, start) =
             api::effective_bounds_with(&nodes, format, Some(&mut self.recall(numbers)))
                 .map_err(to_js_error)?;

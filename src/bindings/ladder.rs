@@ -41,7 +41,7 @@ impl HistoryMemo {
             max_tokens,
             summary.max_summary_tokens,
             tokens_before as u64,
-            read_format_option(options)?,
+            read_format_option(Some(options.unchecked_into()))?,
             Some(&mut self.recall(numbers)),
         )
         .map_err(to_js_error)?;
