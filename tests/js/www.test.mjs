@@ -61,6 +61,8 @@ test("the page loads the sample session: every message, its role and its estimat
   await page.click("#chart-data summary");
   const turns = describeMessages(sample).messages.filter((m) => m.startsUserTurn).length + 1;
   const lastSent = () => page.$eval("#chart-table tbody tr:last-child td:last-child", (td) => td.textContent);
+  // The table is built on the details' toggle event, which comes a task after the click.
+  await page.waitForFunction((n) => document.querySelectorAll("#chart-table tbody tr").length >= n, turns, { timeout: 5_000 }).catch(() => {});
   assert.equal(await page.$$eval("#chart-table tbody tr", (rows) => rows.length), turns);
   const before = await lastSent();
   await page.fill("#budget-number", String(estimateTokens(sample) * 2));
