@@ -122,6 +122,11 @@ pub struct Recall<'a> {
     pub numbers: Vec<u64>,
     /// The history this read made, until its views are handed back.
     pending: Option<History>,
+    /// The messages before this index were left unread by the caller (they
+    /// begin a history read before, see `Memo::shared_prefix`); a read that
+    /// needs one of them stops and sets `missed`.
+    unread_before: usize,
+    pub missed: bool,
 }
 
 impl Memo {
@@ -144,6 +149,19 @@ impl Memo {
         self.len() == 0
     }
 
+    /// How many first messages of `numbers` a whole history read before
+    /// with these sizes and this placeholder begins with: a read of them
+    /// through the memo may leave those unread, since their views are
+    /// remembered (see `Recall::leaving_unread`).
+    pub fn shared_prefix(&self, numbers: &[u64], sizes: bool, placeholder: &str) -> usize {
+        self.histories
+            .iter()
+            .filter(|history| history.key.sizes == sizes && history.key.placeholder == placeholder)
+            .map(|history| history.shared_prefix(numbers))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Marks the end of one read: entries and histories unused for
     /// `FORGET_AFTER_CALLS` reads are dropped (entries looked for every
     /// `FORGET_AFTER_CALLS` reads, so a read costs what its own messages cost).
@@ -163,7 +181,22 @@ impl<'a> Recall<'a> {
             memo,
             numbers,
             pending: None,
+            unread_before: 0,
+            missed: false,
         }
+    }
+
+    /// A read whose first `count` messages the caller left unread.
+    pub fn leaving_unread(mut self, count: usize) -> Recall<'a> {
+        self.unread_before = count;
+        self
+    }
+
+    /// Whether a read that reads messages from `index` on can go ahead; if
+    /// not, the read has missed and must be made again with every message.
+    pub fn can_read_from(&mut self, index: usize) -> bool {
+        self.missed |= index < self.unread_before;
+        !self.missed
     }
 
     /// The whole history read before under `key` that shares the longest

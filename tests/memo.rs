@@ -169,3 +169,79 @@ fn a_history_cut_reordered_or_changed_in_the_middle_reads_as_it_does_afresh() {
         read_in_order(&mut memo, &session, &all);
     }
 }
+
+/// A history as the bindings hand it in for a read that leaves the first
+/// `unread` messages unread: `null` stands in for each of them.
+fn leaving_unread(session: &[serde_json::Value], unread: usize) -> Vec<serde_json::Value> {
+    let mut messages = vec![serde_json::Value::Null; unread];
+    messages.extend_from_slice(&session[unread..]);
+    messages
+}
+
+#[test]
+fn a_read_leaving_remembered_messages_unread_answers_as_a_whole_read() {
+    for format in ALL_FORMATS.iter().copied() {
+        let session = fixture(format);
+        let mut memo = Memo::default();
+        for len in 1..=session.len() {
+            let whole = refs(&session[..len]);
+            let fresh = read_history(&whole, None, "messages", DEFAULT_PLACEHOLDER).unwrap();
+            let numbers = recall(&mut memo, len).numbers;
+            let unread = memo.shared_prefix(&numbers, true, DEFAULT_PLACEHOLDER);
+            // What the previous turn read, all but its newest message.
+            assert_eq!(unread, len.saturating_sub(2), "{} at {len}", format.name());
+            let stand_ins = leaving_unread(&session[..len], unread);
+            let messages = refs(&stand_ins);
+            let mut read = Recall::new(&mut memo, numbers).leaving_unread(unread);
+            let remembered = read_history_remembering(
+                &messages,
+                None,
+                "messages",
+                DEFAULT_PLACEHOLDER,
+                &mut read,
+            )
+            .unwrap();
+            assert!(!read.missed, "{} at {len}", format.name());
+            assert_eq!(fresh, remembered, "{} at {len}", format.name());
+            read.keep(remembered.1);
+        }
+    }
+}
+
+#[test]
+fn a_read_that_needs_a_message_left_unread_misses_and_reads_nothing_of_it() {
+    let format = ALL_FORMATS[0];
+    let session = fixture(format);
+    let mut memo = Memo::default();
+    // Sizes were read before; structure never was, so a structure read of
+    // the same history needs every message.
+    let mut read = recall(&mut memo, session.len());
+    let (_, views) = read_history_remembering(
+        &refs(&session),
+        None,
+        "messages",
+        DEFAULT_PLACEHOLDER,
+        &mut read,
+    )
+    .unwrap();
+    read.keep(views);
+    let numbers = recall(&mut memo, session.len()).numbers;
+    let unread = memo.shared_prefix(&numbers, true, DEFAULT_PLACEHOLDER);
+    assert_eq!(unread, session.len() - 1);
+    assert_eq!(memo.shared_prefix(&numbers, false, DEFAULT_PLACEHOLDER), 0);
+    let stand_ins = leaving_unread(&session, unread);
+    let mut read = Recall::new(&mut memo, numbers).leaving_unread(unread);
+    let answer = read_structure_remembering(&refs(&stand_ins), None, "messages", &mut read);
+    assert!(read.missed);
+    assert!(answer.is_err(), "a miss never answers from the stand-ins");
+    // Read whole, as the bindings then do, it answers as a fresh read.
+    let numbers = recall(&mut memo, session.len()).numbers;
+    let mut read = Recall::new(&mut memo, numbers);
+    let remembered =
+        read_structure_remembering(&refs(&session), None, "messages", &mut read).unwrap();
+    assert!(!read.missed);
+    assert_eq!(
+        remembered,
+        read_structure(&refs(&session), None, "messages").unwrap()
+    );
+}

@@ -120,17 +120,34 @@ fn array_length(value: &JsValue) -> Result<u32, String> {
 /// stops after the first element that is not an object: the core refuses it
 /// and reads no further, so a sparse array of length 2^32 - 1 costs nothing.
 pub fn read_array(value: &JsValue, argument: &str) -> Result<Vec<JsNode>, JsValue> {
-    let type_error = |message: String| to_js_error(InputError::type_error(message));
+    read_array_leaving(value, argument, 0, None).map(Option::unwrap_or_default)
+}
+
+/// `read_array` with the first `unread` elements left unread (`undefined`
+/// stands in for them: a read through the memo takes their views from it),
+/// or `None` when the array is not `length` long, as the memo's numbers
+/// say it was.
+pub fn read_array_leaving(
+    value: &JsValue,
+    argument: &str,
+    unread: u32,
+    length: Option<u32>,
+) -> Result<Option<Vec<JsNode>>, JsValue> {
     if js::is_array(value) != Ok(true) {
         let got = JsNode(value.clone()).kind().describe();
         return Err(type_error(format!(
             "{argument} must be an array of messages, got {got}"
         )));
     }
-    let length = array_length(value)
+    let actual = array_length(value)
         .map_err(|why| type_error(format!("{argument}.length could not be read: {why}")))?;
-    let mut nodes = Vec::new();
-    for index in 0..length {
+    if length.is_some_and(|length| length != actual) || unread > actual {
+        return Ok(None);
+    }
+    // Made one by one: `undefined` is a constant, and a clone of it would
+    // cost a call into JS each.
+    let mut nodes: Vec<JsNode> = (0..unread).map(|_| JsNode(JsValue::UNDEFINED)).collect();
+    for index in unread..actual {
         let element = js::get_index(value, index).map_err(|thrown| {
             type_error(format!(
                 "{argument}[{index}] could not be read: {}",
@@ -143,7 +160,11 @@ pub fn read_array(value: &JsValue, argument: &str) -> Result<Vec<JsNode>, JsValu
             break;
         }
     }
-    Ok(nodes)
+    Ok(Some(nodes))
+}
+
+fn type_error(message: String) -> JsValue {
+    to_js_error(InputError::type_error(message))
 }
 
 /// Reads the optional `format` field of an options object.
@@ -339,8 +360,8 @@ fn replace_at(
 }
 
 /// The `format` of a history function's last, optional `options` argument.
-pub fn read_format_option(options: Option<FormatOptionsArg>) -> Result<Option<Format>, JsValue> {
-    let options = options.map_or(JsValue::UNDEFINED, Into::into);
+pub fn read_format_option(options: Option<&FormatOptionsArg>) -> Result<Option<Format>, JsValue> {
+    let options = options.map_or(JsValue::UNDEFINED, |options| JsValue::clone(options));
     read_format(&read_options(options, "options")?, "options")
 }
 

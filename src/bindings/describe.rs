@@ -60,7 +60,7 @@ pub fn describe(
     options: Option<FormatOptionsArg>,
 ) -> Result<HistoryDescription, JsValue> {
     let nodes = read_array(&messages, "messages")?;
-    let format = read_format_option(options)?;
+    let format = read_format_option(options.as_ref())?;
     let description = describe_messages(&nodes, format).map_err(to_js_error)?;
     Ok(description_to_js(&description).unchecked_into())
 }

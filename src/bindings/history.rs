@@ -10,6 +10,7 @@ use super::types::{FormatOptionsArg, MaxTokensArg, MessageList, PruneOptionsArg}
 use crate::api;
 use crate::error::InputError;
 use crate::history::{COMPACTION_MARKER_NAME, DEFAULT_MAX_TOKENS};
+use crate::memo::Recall;
 use crate::node::{Kind, Node};
 use crate::options::{budget_option, count_option, number_option};
 use crate::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
@@ -55,12 +56,29 @@ fn estimate(
     options: Option<FormatOptionsArg>,
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<f64, JsValue> {
-    let messages = read_array(&messages, "messages")?;
-    let format = read_format_option(options)?;
-    let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    api::estimate_tokens_with(&messages, format, recall.as_mut())
-        .map(|tokens| tokens as f64)
-        .map_err(to_js_error)
+    let rule = |messages: &[JsNode], recall: Option<&mut Recall>| {
+        let format = read_format_option(options.as_ref())?;
+        api::estimate_tokens_with(messages, format, recall)
+            .map(|tokens| tokens as f64)
+            .map_err(to_js_error)
+    };
+    match memo {
+        Some((memo, numbers)) => {
+            let mut tokens = 0.0;
+            memo.read_lazily(
+                &messages,
+                "messages",
+                numbers,
+                true,
+                &mut |messages, recall| {
+                    tokens = rule(messages, Some(recall))?;
+                    Ok(())
+                },
+            )?;
+            Ok(tokens)
+        }
+        None => rule(&read_array(&messages, "messages")?, None),
+    }
 }
 
 /// Whether the estimate of `effective` is over `maxTokens` (default 60,000).
@@ -83,11 +101,28 @@ fn needs(
     options: Option<FormatOptionsArg>,
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<bool, JsValue> {
-    let effective = read_array(&effective, "effective")?;
-    let format = read_format_option(options)?;
-    let max_tokens = read_max_tokens(max_tokens)?;
-    let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    api::needs_compaction_with(&effective, max_tokens, format, recall.as_mut()).map_err(to_js_error)
+    let rule = |effective: &[JsNode], recall: Option<&mut Recall>| {
+        let format = read_format_option(options.as_ref())?;
+        let max_tokens = read_max_tokens(max_tokens.as_ref())?;
+        api::needs_compaction_with(effective, max_tokens, format, recall).map_err(to_js_error)
+    };
+    match memo {
+        Some((memo, numbers)) => {
+            let mut over = false;
+            memo.read_lazily(
+                &effective,
+                "effective",
+                numbers,
+                true,
+                &mut |effective, recall| {
+                    over = rule(effective, Some(recall))?;
+                    Ok(())
+                },
+            )?;
+            Ok(over)
+        }
+        None => rule(&read_array(&effective, "effective")?, None),
+    }
 }
 
 /// The leading system messages, then everything from the newest compaction
@@ -110,7 +145,7 @@ fn effective(
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
     let all_nodes = read_array(&all, "all")?;
-    let format = read_format_option(options)?;
+    let format = read_format_option(options.as_ref())?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
     let plan =
         api::effective_history_with(&all_nodes, format, recall.as_mut()).map_err(to_js_error)?;
@@ -177,8 +212,8 @@ fn cut(
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
     let nodes = read_array(&effective, "effective")?;
-    let format = read_format_option(options)?;
-    let max_tokens = read_max_tokens(max_tokens)?;
+    let format = read_format_option(options.as_ref())?;
+    let max_tokens = read_max_tokens(max_tokens.as_ref())?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
     let plan = api::emergency_prune_with(&nodes, max_tokens, format, recall.as_mut())
         .map_err(to_js_error)?;
@@ -245,11 +280,13 @@ impl HistoryMemo {
         numbers: &[u32],
         options: Option<FormatOptionsArg>,
     ) -> Result<Vec<u32>, JsValue> {
-        let nodes = read_array(&all, "all")?;
-        let format = read_format_option(options)?;
-        let (instructions, start) =
-            api::effective_bounds_with(&nodes, format, Some(&mut self.recall(numbers)))
-                .map_err(to_js_error)?;
+        let (mut instructions, mut start) = (0, 0);
+        self.read_lazily(&all, "all", numbers, false, &mut |all, recall| {
+            let format = read_format_option(options.as_ref())?;
+            (instructions, start) =
+                api::effective_bounds_with(all, format, Some(recall)).map_err(to_js_error)?;
+            Ok(())
+        })?;
         Ok(vec![instructions as u32, start as u32])
     }
 
@@ -317,8 +354,8 @@ fn read_prune_options(options: &JsNode) -> Result<(PruneOptions, JsValue), Input
 /// `maxTokens`: absent means the default; anything but a number is a
 /// `TypeError` (a numeric string is not silently coerced). The range is
 /// checked by the core.
-fn read_max_tokens(value: Option<MaxTokensArg>) -> Result<f64, JsValue> {
-    let value: JsValue = value.map(Into::into).unwrap_or(JsValue::UNDEFINED);
+fn read_max_tokens(value: Option<&MaxTokensArg>) -> Result<f64, JsValue> {
+    let value = value.map_or(JsValue::UNDEFINED, |value| JsValue::clone(value));
     let node = JsNode(value);
     match node.kind() {
         Kind::Undefined | Kind::Null => Ok(DEFAULT_MAX_TOKENS as f64),

@@ -5,8 +5,14 @@
 use wasm_bindgen::prelude::*;
 
 use super::builtins::{array_of, Array, WeakMap};
+use super::convert::{read_array, read_array_leaving, JsNode};
 use crate::memo::{Memo, Recall};
+use crate::prune::DEFAULT_PLACEHOLDER;
 use wasm_bindgen::JsCast;
+
+/// A rule `HistoryMemo::read_lazily` runs: it reads the messages through the
+/// memo and keeps its answer.
+pub type LazyRule<'r> = dyn FnMut(&[JsNode], &mut Recall) -> Result<(), JsValue> + 'r;
 
 /// What the history functions learned of each message object, for reading a
 /// history again: pass the same memo on every turn of an agent loop.
@@ -49,6 +55,40 @@ impl HistoryMemo {
     pub fn recall(&mut self, numbers: &[u32]) -> Recall<'_> {
         let numbers = numbers.iter().map(|&number| u64::from(number)).collect();
         Recall::new(&mut self.memo, numbers)
+    }
+
+    /// Runs `rule` over a history argument through the memo, for a rule
+    /// whose answer is not messages (it keeps its answer itself): the
+    /// messages that a whole history read before begins with are left
+    /// unread (their views are remembered), so only the new ones cross into
+    /// WebAssembly. If the rule needs one of them after all (another
+    /// format), every message is read and it runs again. `sizes`: whether
+    /// the rule reads the messages' estimates or their structure only; it
+    /// reads at the default placeholder.
+    pub fn read_lazily(
+        &mut self,
+        history: &JsValue,
+        argument: &str,
+        numbers: &[u32],
+        sizes: bool,
+        rule: &mut LazyRule,
+    ) -> Result<(), JsValue> {
+        let wide: Vec<u64> = numbers.iter().map(|&number| u64::from(number)).collect();
+        let unread = self.memo.shared_prefix(&wide, sizes, DEFAULT_PLACEHOLDER) as u32;
+        if unread > 0 {
+            if let Some(nodes) =
+                read_array_leaving(history, argument, unread, Some(numbers.len() as u32))?
+            {
+                let mut recall =
+                    Recall::new(&mut self.memo, wide.clone()).leaving_unread(unread as usize);
+                let done = rule(&nodes, &mut recall);
+                if !recall.missed {
+                    return done;
+                }
+            }
+        }
+        let nodes = read_array(history, argument)?;
+        rule(&nodes, &mut Recall::new(&mut self.memo, wide))
     }
 
     /// The copy made before of `original` with the payloads at `paths`

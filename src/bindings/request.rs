@@ -14,7 +14,7 @@ use crate::request::request_fixes;
 #[wasm_bindgen(js_name = requestFixes)]
 pub fn request_fixes_js(messages: MessageList, options: JsValue) -> Result<JsValue, JsValue> {
     let nodes = read_array(&messages, "messages")?;
-    let fixes = request_fixes(&nodes, read_format_option(Some(options.unchecked_into()))?)
+    let fixes = request_fixes(&nodes, read_format_option(Some(options.unchecked_ref()))?)
         .map_err(to_js_error)?;
     let strings = |names: &mut dyn ExactSizeIterator<Item = &str>| -> JsValue {
         array_of(names.map(JsValue::from_str)).into()

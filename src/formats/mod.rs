@@ -459,6 +459,7 @@ fn read_with<N: Node>(
     // A history read before that begins as this one does: its detection and
     // views of those messages are taken as they are.
     let prior = recall.as_deref_mut().and_then(|r| r.take_history(&key));
+    let missed = || InputError::type_error("a message left unread was needed");
     let mut candidates = Vec::new();
     let format = match forced {
         Some(format) => format,
@@ -468,6 +469,9 @@ fn read_with<N: Node>(
                 None => (Vec::new(), None),
             };
             candidates = done;
+            if !can_read_from(&mut recall, candidates.len()) {
+                return Err(missed());
+            }
             detect(
                 messages,
                 &mut candidates,
@@ -482,6 +486,9 @@ fn read_with<N: Node>(
         _ => History::new(key.clone(), Vec::new(), format),
     };
     let mut views = std::mem::take(&mut history.views);
+    if !can_read_from(&mut recall, views.len()) {
+        return Err(missed());
+    }
     views.reserve(messages.len() - views.len());
     for (index, message) in messages.iter().enumerate().skip(views.len()) {
         let view = match recall
@@ -533,6 +540,13 @@ fn read_with<N: Node>(
         views,
         formats,
     })
+}
+
+/// Whether the read may read messages from `index` on: the messages the
+/// caller left unread (see `Recall::leaving_unread`) must be ones the read
+/// takes from the memo.
+fn can_read_from(recall: &mut Option<&mut Recall>, index: usize) -> bool {
+    recall.as_deref_mut().is_none_or(|r| r.can_read_from(index))
 }
 
 /// Whether a message fits a format, from the memo when it was checked there.

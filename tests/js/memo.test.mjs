@@ -119,3 +119,78 @@ test("ContextManager over a growing session answers as a new ContextManager does
     assert.deepEqual(remembered, fresh, `after ${len} messages`);
   }
 });
+
+/** Each message behind a Proxy that counts the reads of its fields. */
+function counted(messages) {
+  const reads = messages.map(() => 0);
+  const wrapped = messages.map(
+    (message, index) =>
+      new Proxy(message, {
+        get(target, key, receiver) {
+          reads[index] += 1;
+          return Reflect.get(target, key, receiver);
+        },
+      }),
+  );
+  return { wrapped, reads };
+}
+
+/** An array behind a Proxy that counts the reads of its elements. */
+function countedElements(array) {
+  const count = { reads: 0 };
+  const proxy = new Proxy(array, {
+    get(target, key, receiver) {
+      if (typeof key === "string" && /^\d+$/.test(key)) count.reads += 1;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { proxy, count };
+}
+
+test("a history grown by one turn: the messages read before are not read again, and the answers hold", async () => {
+  const session = codingSession(12, { outputLines: 10 });
+  const { wrapped, reads } = counted(session);
+  const seen = wrapped.slice(0, -4);
+  const memo = new HistoryMemo();
+  const manager = new ContextManager({ maxTokens: 10 * estimateTokens(session) });
+  memo.estimateTokens(seen);
+  await manager.prepare(seen);
+  reads.fill(0);
+  assert.equal(memo.estimateTokens(wrapped), estimateTokens(session));
+  const prepared = await manager.prepare(wrapped);
+  assert.equal(prepared.tier, "none");
+  assert.equal(prepared.tokensBefore, estimateTokens(session));
+  assert.equal(prepared.messages.length, session.length);
+  // The newest of the earlier history was read afresh then; now it is known.
+  const known = seen.length - 1;
+  assert.deepEqual(reads.slice(0, known), new Array(known).fill(0), "no field of a known message is read");
+  assert.ok(reads.slice(known).every((count) => count > 0), "every new message is read");
+  // Not even the array's elements cross into WebAssembly: js/memo.ts reads
+  // each but the newest once to number it, and the module reads only the
+  // ones after the known messages.
+  const { proxy, count } = countedElements(wrapped);
+  const numbering = wrapped.length - 1;
+  const fresh = wrapped.length - known;
+  const memoAgain = new HistoryMemo();
+  memoAgain.estimateTokens(seen);
+  const managerAgain = new ContextManager({ maxTokens: 10 * estimateTokens(session) });
+  await managerAgain.prepare(seen);
+  memoAgain.estimateTokens(proxy);
+  assert.equal(count.reads, numbering + fresh);
+  // prepare numbers the history, reads the fresh ones for the bounds, and
+  // copies the effective history (one read each), which it then estimates.
+  count.reads = 0;
+  await managerAgain.prepare(proxy);
+  assert.equal(count.reads, numbering + fresh + wrapped.length);
+});
+
+test("a history read lazily through the memo still answers as a fresh read when it changes format or reading", () => {
+  const session = codingSession(6);
+  const memo = new HistoryMemo();
+  memo.estimateTokens(session.slice(0, -2));
+  // Forced to the format it was detected as, then the structure only: each
+  // misses what it left unread and reads the history again, whole.
+  assert.equal(memo.estimateTokens(session, { format: "openai-chat" }), estimateTokens(session));
+  assert.deepEqual(memo.effectiveHistory(session), effectiveHistory(session));
+  assert.equal(memo.needsCompaction(session, 10), needsCompaction(session, 10));
+});
