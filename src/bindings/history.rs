@@ -101,28 +101,11 @@ fn needs(
     options: Option<FormatOptionsArg>,
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<bool, JsValue> {
-    let rule = |effective: &[JsNode], recall: Option<&mut Recall>| {
-        let format = read_format_option(options.as_ref())?;
-        let max_tokens = read_max_tokens(max_tokens.as_ref())?;
-        api::needs_compaction_with(effective, max_tokens, format, recall).map_err(to_js_error)
-    };
-    match memo {
-        Some((memo, numbers)) => {
-            let mut over = false;
-            memo.read_lazily(
-                &effective,
-                "effective",
-                numbers,
-                true,
-                &mut |effective, recall| {
-                    over = rule(effective, Some(recall))?;
-                    Ok(())
-                },
-            )?;
-            Ok(over)
-        }
-        None => rule(&read_array(&effective, "effective")?, None),
-    }
+    let effective = read_array(&effective, "effective")?;
+    let format = read_format_option(options.as_ref())?;
+    let max_tokens = read_max_tokens(max_tokens.as_ref())?;
+    let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
+    api::needs_compaction_with(&effective, max_tokens, format, recall.as_mut()).map_err(to_js_error)
 }
 
 /// The leading system messages, then everything from the newest compaction

@@ -4,7 +4,7 @@
 use super::builtins::{array_of, object};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{read_format_option, read_options, to_js_error};
+use super::convert::{read_array, read_format_option, read_options, to_js_error};
 use super::memo::HistoryMemo;
 use super::types::MessageList;
 use crate::api;
@@ -33,32 +33,18 @@ impl HistoryMemo {
         compact_options: JsValue,
         options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let mut plan = None;
-        self.read_lazily(
-            &effective,
-            "effective",
-            numbers,
-            true,
-            &mut |effective, recall| {
-                let summary = read_options(compact_options.clone(), "options.compact")?;
-                let summary = SummaryOptions::read(&summary).map_err(to_js_error)?;
-                plan = Some(
-                    api::compaction_plan(
-                        effective,
-                        max_tokens,
-                        summary.max_summary_tokens,
-                        tokens_before as u64,
-                        read_format_option(Some(options.unchecked_ref()))?,
-                        Some(recall),
-                    )
-                    .map_err(to_js_error)?,
-                );
-                Ok(())
-            },
-        )?;
-        let Some(plan) = plan else {
-            return Ok(JsValue::UNDEFINED);
-        };
+        let nodes = read_array(&effective, "effective")?;
+        let summary = SummaryOptions::read(&read_options(compact_options, "options.compact")?)
+            .map_err(to_js_error)?;
+        let plan = api::compaction_plan(
+            &nodes,
+            max_tokens,
+            summary.max_summary_tokens,
+            tokens_before as u64,
+            read_format_option(Some(options.unchecked_ref()))?,
+            Some(&mut self.recall(numbers)),
+        )
+        .map_err(to_js_error)?;
         Ok(match plan {
             Err(why) => {
                 let over = over_budget(tokens_pruned as u64, max_tokens as u64);
