@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use crate::hash::FastMap;
+use crate::util::hash::FastMap;
 use crate::view::{MessageView, RoleKind};
 
 /// The messages the provider reads as instructions before the conversation:

@@ -70,5 +70,5 @@ pub fn check_non_negative(value: f64, argument: &str) -> Result<f64, InputError>
 
 /// A number as JS would print it (`Infinity`, not Rust's `inf`).
 pub fn js_number(value: f64) -> String {
-    crate::number::number_text(value)
+    crate::util::number::number_text(value)
 }

@@ -134,7 +134,7 @@ fn json_milli<N: Node>(value: &N, depth: usize, budget: &mut usize) -> u64 {
             .unwrap_or(0),
         Kind::Number => value
             .number()
-            .map(|n| estimate::text_milli_tokens(&crate::number::number_text(n)))
+            .map(|n| estimate::text_milli_tokens(&crate::util::number::number_text(n)))
             .unwrap_or(JSON_LITERAL),
         Kind::Bool | Kind::Null => JSON_LITERAL,
         Kind::Array => {

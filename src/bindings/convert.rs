@@ -13,9 +13,9 @@ use super::types::FormatOptionsArg;
 
 use crate::error::{ErrorKind, InputError};
 use crate::formats::Format;
-use crate::json::Json;
 use crate::node::{Kind, Node};
 use crate::plan::Output;
+use crate::util::json::Json;
 use crate::view::{PathStep, Replacement};
 
 /// A JS value read through the core's `Node` trait. Every read goes through

@@ -230,7 +230,7 @@ fn output<N: Node>(
 /// The marker: a user message of one text part holding the tagged summary.
 /// A user message because AI SDK 6 warns about, and 7 refuses, system
 /// messages inside `messages`.
-pub fn marker(text: &str) -> crate::json::Json {
+pub fn marker(text: &str) -> crate::util::json::Json {
     crate::formats::shared::tagged_user_message("text", text)
 }
 

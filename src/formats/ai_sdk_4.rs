@@ -92,7 +92,7 @@ fn result<N: Node>(
 /// The marker: a user message of one text part holding the tagged summary,
 /// as for `ModelMessage`s (`ai` 4 sends a system message inside `messages`
 /// as it is, but the same marker reads the same in both versions).
-pub fn marker(text: &str) -> crate::json::Json {
+pub fn marker(text: &str) -> crate::util::json::Json {
     ai_sdk::marker(text)
 }
 

@@ -230,11 +230,11 @@ fn tool_part<N: Node>(
 /// with an id made from the summary (a chat UI keys its rows by id). A user
 /// message because AI SDK 6 warns about, and 7 refuses, system messages
 /// among the model messages that `convertToModelMessages` makes.
-pub fn marker(text: &str) -> crate::json::Json {
-    use crate::json::{object, Json};
+pub fn marker(text: &str) -> crate::util::json::Json {
+    use crate::util::json::{object, Json};
     use std::hash::Hasher;
     let tagged = tagged(text);
-    let mut hash = crate::hash::Fnv1a::default();
+    let mut hash = crate::util::hash::Fnv1a::default();
     hash.write(tagged.as_bytes());
     let part = object([("type", "text".into()), ("text", tagged.into())]);
     object([

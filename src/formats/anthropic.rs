@@ -191,7 +191,7 @@ fn tool_result<N: Node>(
 /// The list has no system role and the API refuses unknown fields; a user
 /// message is accepted as sent, and the API joins it with the user message
 /// that follows it.
-pub fn marker(text: &str) -> crate::json::Json {
+pub fn marker(text: &str) -> crate::util::json::Json {
     crate::formats::shared::tagged_user_message("text", text)
 }
 

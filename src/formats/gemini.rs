@@ -282,8 +282,8 @@ fn function_response<N: Node>(
 /// Contents have only the user and model roles and no field for a name (the
 /// system prompt is `systemInstruction`, outside `contents`); a user content
 /// is sent as it is.
-pub fn marker(text: &str) -> crate::json::Json {
-    use crate::json::{object, Json};
+pub fn marker(text: &str) -> crate::util::json::Json {
+    use crate::util::json::{object, Json};
     let part = object([("text", crate::formats::shared::tagged(text).into())]);
     object([("role", "user".into()), ("parts", Json::Arr(vec![part]))])
 }

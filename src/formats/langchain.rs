@@ -17,8 +17,8 @@ use crate::formats::shared::{
     ATTACHMENT_MILLI,
 };
 use crate::formats::At;
-use crate::json::{object, Json};
 use crate::node::{Kind, Node};
+use crate::util::json::{object, Json};
 use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
 
 /// The message classes of `@langchain/core/messages` (and their chunks), by
@@ -363,7 +363,7 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     }
     let mut blocks = Vec::new();
     if kind == "tool" {
-        let output = crate::join::join(
+        let output = crate::util::join::join(
             texts.iter().filter_map(|block| match block {
                 Block::Text(text) => Some(text.as_str()),
                 _ => None,

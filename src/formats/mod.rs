@@ -77,7 +77,7 @@ impl Format {
                     .collect();
                 InputError::type_error(format!(
                     "{argument} must be one of {}, got \"{name}\"",
-                    crate::join::join(names.iter().map(String::as_str), ", ")
+                    crate::util::join::join(names.iter().map(String::as_str), ", ")
                 ))
             })
     }
@@ -150,7 +150,7 @@ impl Format {
     }
 
     /// The marker as the package's own JSON tree, for the bindings.
-    pub fn marker_json(self, text: &str) -> crate::json::Json {
+    pub fn marker_json(self, text: &str) -> crate::util::json::Json {
         match self {
             Format::OpenAiChat => openai_chat::marker(text),
             Format::AiSdk => ai_sdk::marker(text),
@@ -617,7 +617,7 @@ fn detect<'a, N: Node>(
             return Err(InputError::type_error(format!(
                 "{} does not match the format of the messages before it ({}{reads_as}): a history must not mix formats",
                 at(index).path(""),
-                crate::join::join(why.iter().map(String::as_str), "; ")
+                crate::util::join::join(why.iter().map(String::as_str), "; ")
             )));
         }
         candidates = fitting;

@@ -194,8 +194,8 @@ pub fn pair_by_position(views: &mut [MessageView]) {
 /// The marker: a user message holding the tagged summary. Chat templates
 /// render a system message where they like (many only the first one), so a
 /// user message is what every model sees in place.
-pub fn marker(text: &str) -> crate::json::Json {
-    use crate::json::object;
+pub fn marker(text: &str) -> crate::util::json::Json {
+    use crate::util::json::object;
     object([
         ("role", "user".into()),
         ("content", crate::formats::shared::tagged(text).into()),

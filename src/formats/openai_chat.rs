@@ -157,8 +157,8 @@ fn parts_milli<N: Node>(content: &N, at: &At) -> Result<u64, InputError> {
 }
 
 /// The marker: a system message named with the marker name.
-pub fn marker(text: &str) -> crate::json::Json {
-    crate::json::object([
+pub fn marker(text: &str) -> crate::util::json::Json {
+    crate::util::json::object([
         ("role", "system".into()),
         ("name", COMPACTION_MARKER_NAME.into()),
         ("content", text.into()),
@@ -184,7 +184,7 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     });
     if role == "tool" || role == "function" {
         let id = string_field(message, "tool_call_id");
-        let output = crate::join::join(
+        let output = crate::util::join::join(
             texts.iter().filter_map(|block| match block {
                 Block::Text(text) => Some(text.as_str()),
                 _ => None,

@@ -240,13 +240,13 @@ fn reasoning_milli<N: Node>(item: &N, at: &At) -> Result<u64, InputError> {
 
 /// The marker: a user message item of one `input_text` part holding the
 /// tagged summary. The API refuses unknown fields, so the tag is the mark.
-pub fn marker(text: &str) -> crate::json::Json {
-    crate::json::object([
+pub fn marker(text: &str) -> crate::util::json::Json {
+    crate::util::json::object([
         ("type", "message".into()),
         ("role", "user".into()),
         (
             "content",
-            crate::json::Json::Arr(vec![crate::json::object([
+            crate::util::json::Json::Arr(vec![crate::util::json::object([
                 ("type", "input_text".into()),
                 ("text", tagged(text).into()),
             ])]),

@@ -26,8 +26,8 @@ pub fn tagged(text: &str) -> String {
 
 /// A user message of one text part of this `type` holding the tagged
 /// summary: the marker of the formats without a place for a name.
-pub fn tagged_user_message(part_type: &'static str, text: &str) -> crate::json::Json {
-    use crate::json::{object, Json};
+pub fn tagged_user_message(part_type: &'static str, text: &str) -> crate::util::json::Json {
+    use crate::util::json::{object, Json};
     let part = object([("type", part_type.into()), ("text", tagged(text).into())]);
     object([("role", "user".into()), ("content", Json::Arr(vec![part]))])
 }
@@ -333,7 +333,7 @@ fn write_json<N: Node>(value: &N, depth: usize, budget: &mut usize, out: &mut St
     match value.kind() {
         Kind::String => write_string(&value.text().unwrap_or_default(), out),
         Kind::Number => match value.number().filter(|n| n.is_finite()) {
-            Some(n) => out.push_str(&crate::number::number_text(n)),
+            Some(n) => out.push_str(&crate::util::number::number_text(n)),
             None => out.push_str("null"),
         },
         Kind::Bool => out.push_str(if value.boolean() == Some(true) {
@@ -413,7 +413,7 @@ pub fn output_text<N: Node>(value: Option<&N>, text_types: &[&str]) -> (String, 
         }
     }
     (
-        crate::join::join(texts.iter().map(String::as_str), "\n"),
+        crate::util::join::join(texts.iter().map(String::as_str), "\n"),
         attachments,
     )
 }
@@ -456,7 +456,7 @@ pub fn role_of<N: Node>(
             Err(InputError::type_error(format!(
                 "{} must be {} or {last}, got \"{name}\"{hint}",
                 at.path("role"),
-                crate::join::join(rest.iter().map(String::as_str), ", ")
+                crate::util::join::join(rest.iter().map(String::as_str), ", ")
             )))
         }
     }

@@ -6,12 +6,12 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::{read_history, At, Format};
 use crate::history::total_tokens;
-use crate::json::Json;
 use crate::node::Node;
 use crate::prune::DEFAULT_PLACEHOLDER;
 use crate::summary::text::cut_at_line;
 use crate::summary::transcript::{Entry, Renderer};
 use crate::summary::{chunk, frame, prompt, reply, SummaryOptions, MIN_TRANSCRIPT_TOKENS};
+use crate::util::json::Json;
 
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -209,5 +209,5 @@ fn text_of(content: &crate::content::Content) -> String {
         crate::content::Block::Text(text) => Some(text.as_str()),
         _ => None,
     });
-    crate::join::join(texts, "\n")
+    crate::util::join::join(texts, "\n")
 }

@@ -3,8 +3,8 @@
 //! each in its own fence, the transcript marked as untrusted data.
 
 use crate::estimate::{self, MESSAGE_OVERHEAD};
-use crate::json::{object, Json};
 use crate::summary::text::neutralise;
+use crate::util::json::{object, Json};
 
 /// The summariser's instructions, in two parts around the length limit.
 const SYSTEM_PROMPT: &str = "\
