@@ -9,10 +9,10 @@
 //!   for the wasm size budget: `number` (numbers as JS prints them), `join`,
 //!   `hash` (the maps' hasher), `json` (the JSON the package builds).
 //! - `node`: the read-only view of a JSON-like value (JS values, serde_json)
-//!   that every rule is written against.
+//!   that every rule is written against, and the bounds of a walk of one.
 //! - `error`, `options`: the one error type and the readers of number
 //!   options.
-//! - `estimate`: the token estimate of a text.
+//! - `estimate`: the token estimate of a text and of a free-form JSON value.
 //! - `view`, `content`: what a message is for the rules (role, turn, marker,
 //!   tool ids, payloads) and for the summariser's transcript.
 //! - `history`: the marker's name, the budget default, the effective start.

@@ -229,7 +229,7 @@ impl At<'_> {
     /// The estimate of a free-form JSON value (0 without sizes).
     pub fn json_milli<N: Node>(&self, value: &N) -> u64 {
         if self.sizes {
-            crate::view::json_milli_tokens(value)
+            crate::estimate::json::json_milli_tokens(value)
         } else {
             0
         }

@@ -6,7 +6,7 @@ use crate::error::InputError;
 use crate::estimate::ATTACHMENT_TOKENS;
 use crate::formats::{At, Format};
 use crate::history::COMPACTION_MARKER_NAME;
-use crate::node::{Kind, Node};
+use crate::node::{BoundedWalk, Kind, Node};
 use crate::view::RoleKind;
 
 /// The marker of the formats whose providers refuse unknown fields: a message
@@ -319,17 +319,15 @@ pub fn part_type<N: Node>(at: &At, part: &N, field: &str) -> Result<String, Inpu
 /// the wasm module for this one use.
 pub fn json_text<N: Node>(value: &N) -> String {
     let mut out = String::new();
-    let mut budget = crate::view::MAX_JSON_NODES;
-    write_json(value, 0, &mut budget, &mut out);
+    write_json(value, 0, &mut BoundedWalk::default(), &mut out);
     out
 }
 
-fn write_json<N: Node>(value: &N, depth: usize, budget: &mut usize, out: &mut String) {
-    if *budget == 0 || depth > crate::view::MAX_JSON_DEPTH {
+fn write_json<N: Node>(value: &N, depth: usize, walk: &mut BoundedWalk, out: &mut String) {
+    if !walk.visit(depth) {
         out.push_str("null");
         return;
     }
-    *budget -= 1;
     match value.kind() {
         Kind::String => write_string(&value.text().unwrap_or_default(), out),
         Kind::Number => match value.number().filter(|n| n.is_finite()) {
@@ -348,7 +346,7 @@ fn write_json<N: Node>(value: &N, depth: usize, budget: &mut usize, out: &mut St
                     out.push(',');
                 }
                 match value.item(i) {
-                    Ok(item) => write_json(&item, depth + 1, budget, out),
+                    Ok(item) => write_json(&item, depth + 1, walk, out),
                     Err(_) => out.push_str("null"),
                 }
             }
@@ -367,7 +365,7 @@ fn write_json<N: Node>(value: &N, depth: usize, budget: &mut usize, out: &mut St
                 first = false;
                 write_string(&key, out);
                 out.push(':');
-                write_json(&child, depth + 1, budget, out);
+                write_json(&child, depth + 1, walk, out);
             }
             out.push('}');
         }
