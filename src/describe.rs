@@ -149,7 +149,9 @@ mod tests {
         let messages: Vec<&serde_json::Value> = history.as_array().unwrap().iter().collect();
         let described = describe(&history).unwrap();
         for (info, message) in described.messages.iter().zip(&messages) {
-            let alone = crate::api::estimate_tokens(std::slice::from_ref(message), None).unwrap();
+            let alone =
+                crate::history_functions::estimate_tokens(std::slice::from_ref(message), None)
+                    .unwrap();
             assert_eq!(info.tokens, alone);
         }
     }

@@ -29,12 +29,12 @@
 //!   history read again costs only its new messages.
 //! - `newest_first`: reading a history from its end, only as far back as a
 //!   decision needs (pruning, the emergency cut, the effective history).
-//! - `api`, `describe`: the functions as the package exports them.
+//! - `history_functions`, `describe`: the functions as the package exports
+//!   them.
 //! - `bindings` (wasm32 only): JS values in, the core called, JS values out.
 
 #![deny(clippy::string_slice)]
 
-pub mod api;
 pub mod content;
 pub mod cuts;
 pub mod describe;
@@ -42,6 +42,7 @@ pub mod error;
 pub mod estimate;
 pub mod formats;
 pub mod history;
+pub mod history_functions;
 pub mod ladder;
 pub mod memo;
 pub mod newest_first;

@@ -6,10 +6,10 @@
 use arbitrary::{Result, Unstructured};
 use serde_json::Value;
 
-use kram_compaction::api;
 use kram_compaction::describe::describe_messages;
 use kram_compaction::error::{ErrorKind, InputError};
 use kram_compaction::formats::{read_history, Format, ALL_FORMATS};
+use kram_compaction::history_functions;
 use kram_compaction::newest_first;
 use kram_compaction::plan::{materialize_json, replacement_json, Output};
 use kram_compaction::prune::{emergency_cut, protected_from, PruneOptions, DEFAULT_PLACEHOLDER};
@@ -130,11 +130,11 @@ fn check_budget_error<T>(result: &std::result::Result<T, InputError>) {
 /// Checks one reading of the case; returns the format it was read as.
 fn check(case: &Case, refs: &[&Value], forced: Option<Format>) -> Option<Format> {
     let (messages, max, options) = (&case.messages, case.max_tokens, &case.options);
-    let estimate = api::estimate_tokens(refs, forced);
-    let effective = api::effective_history(refs, forced);
-    let pruned = api::prune_for_model(refs, options, forced);
-    let needs = api::needs_compaction(refs, max, forced);
-    let emergency = api::emergency_prune(refs, max, forced);
+    let estimate = history_functions::estimate_tokens(refs, forced);
+    let effective = history_functions::effective_history(refs, forced);
+    let pruned = history_functions::prune_for_model(refs, options, forced);
+    let needs = history_functions::needs_compaction(refs, max, forced);
+    let emergency = history_functions::emergency_prune(refs, max, forced);
     let described = describe_messages(refs, forced);
 
     let mut first = None;
@@ -210,7 +210,8 @@ fn check(case: &Case, refs: &[&Value], forced: Option<Format>) -> Option<Format>
 }
 
 fn tokens(refs: &[&Value], format: Format) -> u64 {
-    api::estimate_tokens(refs, Some(format)).expect("a part of a readable history is readable")
+    history_functions::estimate_tokens(refs, Some(format))
+        .expect("a part of a readable history is readable")
 }
 
 fn check_estimate(refs: &[&Value], views: &[MessageView], estimate: u64, format: Format) {
@@ -283,7 +284,8 @@ fn check_effective(messages: &[Value], views: &[MessageView], outputs: &[Output]
 
     let effective = materialize(messages, outputs, DEFAULT_PLACEHOLDER);
     let refs: Vec<&Value> = effective.iter().collect();
-    let again = api::effective_history(&refs, Some(format)).expect("effective history reads");
+    let again =
+        history_functions::effective_history(&refs, Some(format)).expect("effective history reads");
     assert!(
         is_identity(&again, effective.len()),
         "effective history is idempotent"
@@ -423,7 +425,8 @@ fn check_prune(
             }
         }
     }
-    let again = api::prune_for_model(&refs, options, Some(format)).expect("pruned output reads");
+    let again = history_functions::prune_for_model(&refs, options, Some(format))
+        .expect("pruned output reads");
     assert!(is_identity(&again, output.len()), "pruning is idempotent");
 }
 
@@ -548,7 +551,8 @@ fn check_emergency(
         }
         _ => unreachable!(),
     }
-    let again = api::emergency_prune(&refs, max, Some(format)).expect("the cut output reads");
+    let again =
+        history_functions::emergency_prune(&refs, max, Some(format)).expect("the cut output reads");
     assert!(
         is_identity(&again, output.len()),
         "the emergency cut is idempotent"

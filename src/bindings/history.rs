@@ -7,9 +7,9 @@ use super::convert::{
 };
 use super::memo::HistoryMemo;
 use super::types::{FormatOptionsArg, MaxTokensArg, MessageList, PruneOptionsArg};
-use crate::api;
 use crate::error::InputError;
 use crate::history::{COMPACTION_MARKER_NAME, DEFAULT_MAX_TOKENS};
+use crate::history_functions;
 use crate::node::{Kind, Node};
 use crate::options::{budget_option, count_option, number_option};
 use crate::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
@@ -58,7 +58,7 @@ fn estimate(
     let messages = read_array(&messages, "messages")?;
     let format = read_format_option(options)?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    api::estimate_tokens_with(&messages, format, recall.as_mut())
+    history_functions::estimate_tokens_with(&messages, format, recall.as_mut())
         .map(|tokens| tokens as f64)
         .map_err(to_js_error)
 }
@@ -87,7 +87,8 @@ fn needs(
     let format = read_format_option(options)?;
     let max_tokens = read_max_tokens(max_tokens)?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    api::needs_compaction_with(&effective, max_tokens, format, recall.as_mut()).map_err(to_js_error)
+    history_functions::needs_compaction_with(&effective, max_tokens, format, recall.as_mut())
+        .map_err(to_js_error)
 }
 
 /// The leading system messages, then everything from the newest compaction
@@ -112,8 +113,8 @@ fn effective(
     let all_nodes = read_array(&all, "all")?;
     let format = read_format_option(options)?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    let plan =
-        api::effective_history_with(&all_nodes, format, recall.as_mut()).map_err(to_js_error)?;
+    let plan = history_functions::effective_history_with(&all_nodes, format, recall.as_mut())
+        .map_err(to_js_error)?;
     Ok(materialize(&all_nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "all", None)?.unchecked_into())
 }
 
@@ -148,7 +149,7 @@ fn prune(
         None => (None, &[][..]),
     };
     let mut recall = memo.as_deref_mut().map(|memo| memo.recall(numbers));
-    let plan = api::prune_for_model_with(&nodes, &options, format, recall.as_mut())
+    let plan = history_functions::prune_for_model_with(&nodes, &options, format, recall.as_mut())
         .map_err(to_js_error)?;
     drop(recall);
     Ok(materialize(&nodes, &plan, &placeholder, "effective", memo.as_deref())?.unchecked_into())
@@ -180,7 +181,7 @@ fn cut(
     let format = read_format_option(options)?;
     let max_tokens = read_max_tokens(max_tokens)?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    let plan = api::emergency_prune_with(&nodes, max_tokens, format, recall.as_mut())
+    let plan = history_functions::emergency_prune_with(&nodes, max_tokens, format, recall.as_mut())
         .map_err(to_js_error)?;
     Ok(materialize(
         &nodes,
@@ -247,9 +248,12 @@ impl HistoryMemo {
     ) -> Result<Vec<u32>, JsValue> {
         let nodes = read_array(&all, "all")?;
         let format = read_format_option(options)?;
-        let (instructions, start) =
-            api::effective_bounds_with(&nodes, format, Some(&mut self.recall(numbers)))
-                .map_err(to_js_error)?;
+        let (instructions, start) = history_functions::effective_bounds_with(
+            &nodes,
+            format,
+            Some(&mut self.recall(numbers)),
+        )
+        .map_err(to_js_error)?;
         Ok(vec![instructions as u32, start as u32])
     }
 

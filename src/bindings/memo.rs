@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::builtins::{array_of, Array, WeakMap};
+use super::own_values::{array_of, Array, WeakMap};
 use crate::memo::{Memo, Recall};
 use crate::util::join;
 use wasm_bindgen::JsCast;

@@ -3,10 +3,10 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use crate::api;
 use crate::error::ErrorKind;
 use crate::formats::read_history;
 use crate::history::COMPACTION_MARKER_NAME;
+use crate::history_functions;
 use crate::prune::DEFAULT_PLACEHOLDER;
 use crate::summary::{Job, SummaryOptions};
 
@@ -37,7 +37,7 @@ fn user_text(request: &Value) -> &str {
 
 fn request_tokens(request: &Value) -> u64 {
     let messages: Vec<Value> = request["messages"].as_array().unwrap().clone();
-    api::estimate_tokens(&refs(&messages), None).unwrap()
+    history_functions::estimate_tokens(&refs(&messages), None).unwrap()
 }
 
 /// Runs a job to the end, answering every request with `reply(i)`.
@@ -89,7 +89,10 @@ fn a_small_history_is_one_request_and_gives_a_marker() {
     let counted = 4
         + crate::estimate::text_tokens(text)
         + crate::estimate::text_tokens(COMPACTION_MARKER_NAME);
-    assert!(api::estimate_tokens(&refs(std::slice::from_ref(&marker)), None).unwrap() <= counted);
+    assert!(
+        history_functions::estimate_tokens(&refs(std::slice::from_ref(&marker)), None).unwrap()
+            <= counted
+    );
     let with_marker = [messages.clone(), vec![marker]].concat();
     let (_, views) = read_history(&refs(&with_marker), None, "all", DEFAULT_PLACEHOLDER).unwrap();
     assert!(views.last().unwrap().is_marker);
@@ -201,7 +204,9 @@ fn summaries_of_summaries_stay_bounded() {
             ))
         });
         let marker = job.finish().unwrap().to_value();
-        sizes.push(api::estimate_tokens(&refs(std::slice::from_ref(&marker)), None).unwrap());
+        sizes.push(
+            history_functions::estimate_tokens(&refs(std::slice::from_ref(&marker)), None).unwrap(),
+        );
         let text = marker["content"].as_str().unwrap();
         assert!(text.contains("was cut at a line"));
         assert_eq!(text.matches("This message is a summary").count(), 1);
