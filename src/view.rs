@@ -1,15 +1,30 @@
 //! The format-neutral view of one message: everything the history rules need
 //! to know, whatever format the message is stored in.
 
-/// What a message is for turn boundaries.
+/// What a message's role is for the history rules (turn boundaries, the
+/// instructions at the start).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RoleKind {
+pub enum Role {
     System,
     User,
     Assistant,
     Tool,
-    /// An unknown role (such as `developer`): treated as system-like.
-    SystemLike,
+    /// Any other role (such as `developer`): the rules treat it as system.
+    Other,
+}
+
+impl Role {
+    /// The word `describeMessages` gives for it (its `kind` field, part of
+    /// the package's TS types): the variant's name in lower case.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+            Role::Other => "other",
+        }
+    }
 }
 
 /// One step of the way from a message to a field inside it.
@@ -46,7 +61,7 @@ pub struct ToolResult {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MessageView {
-    pub role: RoleKind,
+    pub role: Role,
     /// A user's own words start a turn; a user message made only of tool
     /// results (Anthropic) does not.
     pub starts_user_turn: bool,
@@ -72,7 +87,7 @@ pub struct MessageView {
 
 impl MessageView {
     /// A message of this role with nothing in it yet, for a format to fill.
-    pub fn empty(role: RoleKind) -> Self {
+    pub fn empty(role: Role) -> Self {
         MessageView {
             role,
             starts_user_turn: false,

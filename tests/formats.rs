@@ -5,8 +5,8 @@
 use std::collections::HashSet;
 
 use kram_compaction::content::Block;
-use kram_compaction::error::ErrorKind;
-use kram_compaction::formats::{read_history, read_structure, At, Format, ALL_FORMATS};
+use kram_compaction::error::ErrorClass;
+use kram_compaction::formats::{read_history, read_structure, Format, MessageReader, ALL_FORMATS};
 use kram_compaction::history_functions;
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::DEFAULT_PLACEHOLDER;
@@ -96,7 +96,7 @@ fn a_mixed_history_is_a_type_error_naming_the_first_message_that_does_not_fit() 
     let mut messages = fixture(Format::Anthropic)[..3].to_vec();
     messages.push(json!({ "role": "assistant", "content": "Checking.", "tool_calls": [] }));
     let error = history_functions::estimate_tokens(&refs(&messages), None).unwrap_err();
-    assert_eq!(error.kind, ErrorKind::Type);
+    assert_eq!(error.class, ErrorClass::Type);
     assert_eq!(
         error.message,
         "messages[3] does not match the format of the messages before it (its field `tool_calls` does not fit anthropic; it reads as openai-chat): a history must not mix formats"
@@ -369,14 +369,14 @@ fn transcript(messages: &[Value]) -> Vec<(String, Vec<Block>)> {
         .iter()
         .enumerate()
         .map(|(index, message)| {
-            let at = At {
+            let reader = MessageReader {
                 argument: "messages",
                 index,
                 placeholder: DEFAULT_PLACEHOLDER,
                 sizes: true,
                 cleared: false,
             };
-            let content = format.content(&message, &at).unwrap();
+            let content = format.content(&message, &reader).unwrap();
             (content.role, content.blocks)
         })
         .collect()

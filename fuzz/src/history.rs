@@ -7,13 +7,13 @@ use arbitrary::{Result, Unstructured};
 use serde_json::Value;
 
 use kram_compaction::describe::describe_messages;
-use kram_compaction::error::{ErrorKind, InputError};
+use kram_compaction::error::{ErrorClass, InputError};
 use kram_compaction::formats::{read_history, Format, ALL_FORMATS};
 use kram_compaction::history_functions;
 use kram_compaction::newest_first;
 use kram_compaction::plan::{materialize_json, replacement_json, Output};
 use kram_compaction::prune::{emergency_cut, protected_from, PruneOptions, DEFAULT_PLACEHOLDER};
-use kram_compaction::view::{MessageView, PathStep, RoleKind};
+use kram_compaction::view::{MessageView, PathStep, Role};
 
 use crate::gen::Gen;
 
@@ -102,8 +102,8 @@ fn check_error(error: &InputError, argument: &str, first: &mut Option<String>) {
         error.message
     );
     assert_eq!(
-        error.kind,
-        ErrorKind::Type,
+        error.class,
+        ErrorClass::Type,
         "a bad message is a TypeError: {}",
         error.message
     );
@@ -120,7 +120,7 @@ fn budget_ok(max: f64) -> bool {
 fn check_budget_error<T>(result: &std::result::Result<T, InputError>) {
     match result {
         Err(error) => {
-            assert_eq!(error.kind, ErrorKind::Range);
+            assert_eq!(error.class, ErrorClass::Range);
             assert!(error.message.starts_with("maxTokens "), "{}", error.message);
         }
         Ok(_) => panic!("a bad budget was accepted"),
@@ -267,7 +267,7 @@ fn check_effective(messages: &[Value], views: &[MessageView], outputs: &[Output]
     let kept = all_kept(outputs);
     let instructions = views
         .iter()
-        .take_while(|v| matches!(v.role, RoleKind::System | RoleKind::SystemLike) && !v.is_marker)
+        .take_while(|v| matches!(v.role, Role::System | Role::Other) && !v.is_marker)
         .count();
     let start = views
         .iter()
@@ -311,7 +311,7 @@ fn set_at(value: &mut Value, path: &[PathStep], new: Value) {
 }
 
 /// The structure pruning must not change: roles, turns, markers, tool ids.
-fn shape(view: &MessageView) -> (RoleKind, bool, bool, &[String], &[String], usize) {
+fn shape(view: &MessageView) -> (Role, bool, bool, &[String], &[String], usize) {
     let results = view.tool_results.len();
     (
         view.role,
@@ -334,7 +334,7 @@ fn check_prune(
     // With a budget, the protected tail may shrink from the protected turns
     // to the newest step.
     let by_turns = protected_from(views, options.protect_turns);
-    let assistant = |i: usize| views[i].role == RoleKind::Assistant;
+    let assistant = |i: usize| views[i].role == Role::Assistant;
     let newest_step = (0..views.len())
         .rev()
         .find(|&i| assistant(i) && (i == 0 || !assistant(i - 1)))
@@ -454,7 +454,7 @@ fn check_emergency(
     let kept = all_kept(outputs);
     let leading = views
         .iter()
-        .take_while(|v| matches!(v.role, RoleKind::System | RoleKind::SystemLike))
+        .take_while(|v| matches!(v.role, Role::System | Role::Other))
         .count();
     let len = messages.len();
     assert!(kept.len() >= leading.min(len));
@@ -485,7 +485,7 @@ fn check_emergency(
     let kept_by = |i: usize, x: usize| x < leading || x >= i;
     let closed = |i: usize| pairs.iter().all(|&(c, r)| kept_by(i, c) == kept_by(i, r));
     let can_cut = |i: usize| views[i].starts_user_turn && closed(i);
-    let assistant = |i: usize| views[i].role == RoleKind::Assistant;
+    let assistant = |i: usize| views[i].role == Role::Assistant;
     let starts_step = |i: usize| assistant(i) && (i == 0 || !assistant(i - 1));
     let newest_cut = (leading..len).rev().find(|&i| can_cut(i));
     let output = materialize(messages, outputs, DEFAULT_PLACEHOLDER);

@@ -11,7 +11,7 @@ use super::memo::HistoryMemo;
 use super::own_values::{self, array_of, items, Array, Object};
 use super::types::FormatOptionsArg;
 
-use crate::error::{ErrorKind, InputError};
+use crate::error::{ErrorClass, InputError};
 use crate::formats::Format;
 use crate::node::{Kind, Node};
 use crate::plan::Output;
@@ -100,9 +100,9 @@ fn describe_thrown(thrown: &JsValue) -> String {
 
 /// A core error as the JS error class it stands for.
 pub fn to_js_error(error: InputError) -> JsValue {
-    match error.kind {
-        ErrorKind::Type => own_values::TypeError::new(&error.message).into(),
-        ErrorKind::Range => own_values::RangeError::new(&error.message).into(),
+    match error.class {
+        ErrorClass::Type => own_values::TypeError::new(&error.message).into(),
+        ErrorClass::Range => own_values::RangeError::new(&error.message).into(),
     }
 }
 

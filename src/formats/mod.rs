@@ -1,6 +1,6 @@
 //! The message formats the package reads, how a history's format is found, and
-//! the field-reading helpers that give every error its argument, index and
-//! field.
+//! `MessageReader`, whose field readers give every error its argument, index
+//! and field.
 
 pub mod ai_sdk;
 pub mod ai_sdk_4;
@@ -115,32 +115,40 @@ impl Format {
     }
 
     /// Reads one message of this format, checking every field it uses.
-    pub fn view<N: Node>(self, message: &N, at: &At) -> Result<MessageView, InputError> {
+    pub fn view<N: Node>(
+        self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<MessageView, InputError> {
         match self {
-            Format::OpenAiChat => openai_chat::view(message, at),
-            Format::AiSdk => ai_sdk::view(message, at),
-            Format::Anthropic => anthropic::view(message, at),
-            Format::OpenAiResponses => openai_responses::view(message, at),
-            Format::AiSdk4 => ai_sdk_4::view(message, at),
-            Format::Gemini => gemini::view(message, at),
-            Format::LangChain => langchain::view(message, at),
-            Format::Ollama => ollama::view(message, at),
-            Format::AiSdkUi => ai_sdk_ui::view(message, at),
+            Format::OpenAiChat => openai_chat::view(message, reader),
+            Format::AiSdk => ai_sdk::view(message, reader),
+            Format::Anthropic => anthropic::view(message, reader),
+            Format::OpenAiResponses => openai_responses::view(message, reader),
+            Format::AiSdk4 => ai_sdk_4::view(message, reader),
+            Format::Gemini => gemini::view(message, reader),
+            Format::LangChain => langchain::view(message, reader),
+            Format::Ollama => ollama::view(message, reader),
+            Format::AiSdkUi => ai_sdk_ui::view(message, reader),
         }
     }
 
     /// Reads one message's content for the summariser's transcript.
-    pub fn content<N: Node>(self, message: &N, at: &At) -> Result<Content, InputError> {
+    pub fn content<N: Node>(
+        self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<Content, InputError> {
         match self {
-            Format::OpenAiChat => openai_chat::content(message, at),
-            Format::AiSdk => ai_sdk::content(message, at),
-            Format::Anthropic => anthropic::content(message, at),
-            Format::OpenAiResponses => openai_responses::content(message, at),
-            Format::AiSdk4 => ai_sdk_4::content(message, at),
-            Format::Gemini => gemini::content(message, at),
-            Format::LangChain => langchain::content(message, at),
-            Format::Ollama => ollama::content(message, at),
-            Format::AiSdkUi => ai_sdk_ui::content(message, at),
+            Format::OpenAiChat => openai_chat::content(message, reader),
+            Format::AiSdk => ai_sdk::content(message, reader),
+            Format::Anthropic => anthropic::content(message, reader),
+            Format::OpenAiResponses => openai_responses::content(message, reader),
+            Format::AiSdk4 => ai_sdk_4::content(message, reader),
+            Format::Gemini => gemini::content(message, reader),
+            Format::LangChain => langchain::content(message, reader),
+            Format::Ollama => ollama::content(message, reader),
+            Format::AiSdkUi => ai_sdk_ui::content(message, reader),
         }
     }
 
@@ -165,12 +173,19 @@ impl Format {
     }
 }
 
-/// Where a message is, for error messages, and the placeholder that marks a
-/// tool result as already cleared.
+/// The reader of one message's fields, which every format's `view` and
+/// `content` are written with. It holds three things that travel together:
+/// where the message is (`argument`, `index`), so every error names
+/// `messages[3].content[0].text`; how to read it (the placeholder, and
+/// whether to estimate sizes); and the field readers and estimates that use
+/// both. Kept as one value because every reader needs the place for its
+/// errors, and the estimates need the settings.
 #[derive(Clone, Copy, Debug)]
-pub struct At<'a> {
+pub struct MessageReader<'a> {
+    /// The argument the messages came in (`messages`, `effective`).
     pub argument: &'a str,
     pub index: usize,
+    /// What a cleared tool result holds, to notice one already cleared.
     pub placeholder: &'a str,
     /// Whether to estimate sizes: `effectiveHistory` and `detect_format`
     /// need only the structure, and the estimate is most of a read's time.
@@ -181,7 +196,7 @@ pub struct At<'a> {
     pub cleared: bool,
 }
 
-impl At<'_> {
+impl MessageReader<'_> {
     /// The estimate of a text, in thousandths of a token (0 without sizes).
     pub fn milli(&self, text: &str) -> u64 {
         if self.sizes {
@@ -444,7 +459,7 @@ fn read_with<N: Node>(
     cleared: bool,
     mut recall: Option<&mut Recall>,
 ) -> Result<Read, InputError> {
-    let at = |index| At {
+    let reader = |index| MessageReader {
         argument,
         index,
         placeholder,
@@ -472,7 +487,7 @@ fn read_with<N: Node>(
                 messages,
                 &mut candidates,
                 so_far,
-                &at,
+                &reader,
                 &mut |index, format, message| fits(&mut recall, index, format, message),
             )?
         }
@@ -490,12 +505,12 @@ fn read_with<N: Node>(
         {
             Some(view) => view,
             None => {
-                let view = format.view(message, &at(index))?;
+                let view = format.view(message, &reader(index))?;
                 if forced.is_some() && !fits(&mut recall, index, format, message) {
                     let why = format.misfit(message).unwrap_or_default();
                     return Err(InputError::type_error(format!(
                         "{} is not a message of the format \"{}\" that options.format names ({why} does not fit it)",
-                        at(index).path(""),
+                        reader(index).path(""),
                         format.name()
                     )));
                 }
@@ -575,7 +590,7 @@ fn detect<'a, N: Node>(
     messages: &[N],
     candidates_after: &mut Vec<u32>,
     so_far: Option<u32>,
-    at: &dyn Fn(usize) -> At<'a>,
+    reader: &dyn Fn(usize) -> MessageReader<'a>,
     fits: &mut dyn FnMut(usize, Format, &N) -> bool,
 ) -> Result<Format, InputError> {
     let mut candidates: Vec<Format> = match so_far {
@@ -589,7 +604,7 @@ fn detect<'a, N: Node>(
     let start = candidates_after.len();
     for (index, message) in messages.iter().enumerate().skip(start) {
         if message.kind() != Kind::Object {
-            return Err(at(index).type_error("", "a message object", message.kind()));
+            return Err(reader(index).type_error("", "a message object", message.kind()));
         }
         let fitting: Vec<Format> = candidates
             .iter()
@@ -602,9 +617,9 @@ fn detect<'a, N: Node>(
             // own error.
             let other = ALL_FORMATS
                 .iter()
-                .find(|f| f.accepts(message) && f.view(message, &at(index)).is_ok());
+                .find(|f| f.accepts(message) && f.view(message, &reader(index)).is_ok());
             if other.is_none() {
-                candidates[0].view(message, &at(index))?;
+                candidates[0].view(message, &reader(index))?;
             }
             let why: Vec<String> = candidates
                 .iter()
@@ -616,7 +631,7 @@ fn detect<'a, N: Node>(
             let reads_as = other.map_or(String::new(), |f| format!("; it reads as {}", f.name()));
             return Err(InputError::type_error(format!(
                 "{} does not match the format of the messages before it ({}{reads_as}): a history must not mix formats",
-                at(index).path(""),
+                reader(index).path(""),
                 crate::util::join::join(why.iter().map(String::as_str), "; ")
             )));
         }

@@ -9,10 +9,10 @@ use crate::formats::shared::{
     chat_role, content_blocks, is_marker, part_type, parts, parts_misfit, string_field,
     tag_candidate, text_milli, untagged, untyped_role, ATTACHMENT_MILLI,
 };
-use crate::formats::{At, Format};
+use crate::formats::{Format, MessageReader};
 use crate::history::COMPACTION_MARKER_NAME;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
 
 /// Any role (unknown ones read as system-like), no `type`, and no part of a
 /// type only another format has; `Some` says what does not fit.
@@ -26,15 +26,15 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
     )
 }
 
-pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a message object", message.kind()));
+        return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let (role_name, role) = chat_role(message, at)?;
+    let (role_name, role) = chat_role(message, reader)?;
 
     let mut milli = 0;
     let mut cleared = false;
-    let content = at.get(message, "content", "content")?;
+    let content = reader.get(message, "content", "content")?;
     let first = tag_candidate(&role_name, content.as_ref());
     // A tool message without content has no payload to clear: a placeholder
     // would add a field rather than replace one.
@@ -42,14 +42,14 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     if let Some(content) = content {
         match content.kind() {
             Kind::String => {
-                let (text_milli, is_placeholder) = at.payload(&content);
+                let (text_milli, is_placeholder) = reader.payload(&content);
                 milli += text_milli;
                 cleared = is_placeholder;
             }
             Kind::Null => {}
-            Kind::Array => milli += parts_milli(&content, at)?,
+            Kind::Array => milli += parts_milli(&content, reader)?,
             other => {
-                return Err(at.type_error(
+                return Err(reader.type_error(
                     "content",
                     "a string, null or an array of content parts",
                     other,
@@ -60,37 +60,37 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let content_milli = milli;
 
     // A reply the model refused has its words here, `content` null.
-    if let Some(refusal) = at.get(message, "refusal", "refusal")? {
+    if let Some(refusal) = reader.get(message, "refusal", "refusal")? {
         if refusal.kind() == Kind::String {
-            milli += at.text_milli(&refusal);
+            milli += reader.text_milli(&refusal);
         } else if refusal.kind() != Kind::Null {
-            return Err(at.type_error("refusal", "a string or null", refusal.kind()));
+            return Err(reader.type_error("refusal", "a string or null", refusal.kind()));
         }
     }
 
-    let name = at.string(message, "name", "name")?;
+    let name = reader.string(message, "name", "name")?;
     let name = name.and_then(|n| n.text().map(|t| t.into_owned()));
     if let Some(name) = &name {
-        milli += at.milli(name);
+        milli += reader.milli(name);
     }
 
     let mut opens = Vec::new();
     // Some servers answer `tool_calls: null` for a reply without calls.
-    let calls = at.get(message, "tool_calls", "tool_calls")?;
+    let calls = reader.get(message, "tool_calls", "tool_calls")?;
     if let Some(calls) = calls.filter(|calls| calls.kind() != Kind::Null) {
         let Some(len) = calls.array_len() else {
-            return Err(at.type_error("tool_calls", "an array", calls.kind()));
+            return Err(reader.type_error("tool_calls", "an array", calls.kind()));
         };
         for i in 0..len {
             let field = format!("tool_calls[{i}]");
-            let call = at.item(&calls, &field, i)?;
+            let call = reader.item(&calls, &field, i)?;
             if call.kind() != Kind::Object {
-                return Err(at.type_error(&field, "a tool call object", call.kind()));
+                return Err(reader.type_error(&field, "a tool call object", call.kind()));
             }
-            opens.push(at.required_string(&call, &format!("{field}.id"), "id")?);
-            if let Some(function) = at.get(&call, &format!("{field}.function"), "function")? {
+            opens.push(reader.required_string(&call, &format!("{field}.id"), "id")?);
+            if let Some(function) = reader.get(&call, &format!("{field}.function"), "function")? {
                 if function.kind() != Kind::Object {
-                    return Err(at.type_error(
+                    return Err(reader.type_error(
                         &format!("{field}.function"),
                         "an object",
                         function.kind(),
@@ -98,8 +98,8 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
                 }
                 for key in ["name", "arguments"] {
                     let field = format!("{field}.function.{key}");
-                    if let Some(text) = at.string(&function, &field, key)? {
-                        milli += at.text_milli(&text);
+                    if let Some(text) = reader.string(&function, &field, key)? {
+                        milli += reader.text_milli(&text);
                     }
                 }
             }
@@ -108,11 +108,11 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
 
     let mut answers = Vec::new();
     let mut tool_results = Vec::new();
-    if role == RoleKind::Tool {
-        match at.string(message, "tool_call_id", "tool_call_id")? {
+    if role == Role::Tool {
+        match reader.string(message, "tool_call_id", "tool_call_id")? {
             Some(id) => answers.push(id.text().unwrap_or_default().into_owned()),
             None if role_name == "tool" => {
-                return Err(at.type_error("tool_call_id", "a string", Kind::Undefined));
+                return Err(reader.type_error("tool_call_id", "a string", Kind::Undefined));
             }
             None => {}
         }
@@ -127,10 +127,10 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     }
 
     let marker = is_marker(&role_name, name.as_deref(), first.as_deref());
-    let role = if marker { RoleKind::System } else { role };
+    let role = if marker { Role::System } else { role };
     Ok(MessageView {
         role,
-        starts_user_turn: role == RoleKind::User,
+        starts_user_turn: role == Role::User,
         is_marker: marker,
         tokens: MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli),
         opens,
@@ -143,14 +143,14 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
 
 /// Text parts count by their text; images, audio and files at the fixed
 /// attachment cost; unknown parts by their JSON.
-fn parts_milli<N: Node>(content: &N, at: &At) -> Result<u64, InputError> {
+fn parts_milli<N: Node>(content: &N, reader: &MessageReader) -> Result<u64, InputError> {
     let mut milli = 0;
-    for (field, part) in parts(at, content, "content", "a content part object")? {
-        milli += match part_type(at, &part, &field)?.as_str() {
-            "text" => text_milli(&part, at, &field, "text")?,
-            "refusal" => text_milli(&part, at, &field, "refusal")?,
+    for (field, part) in parts(reader, content, "content", "a content part object")? {
+        milli += match part_type(reader, &part, &field)?.as_str() {
+            "text" => text_milli(&part, reader, &field, "text")?,
+            "refusal" => text_milli(&part, reader, &field, "refusal")?,
             "image_url" | "input_audio" | "file" => ATTACHMENT_MILLI,
-            _ => at.json_milli(&part),
+            _ => reader.json_milli(&part),
         };
     }
     Ok(milli)
@@ -167,10 +167,10 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 
 /// The content blocks of a message, for the transcript. Call `view` first:
 /// this assumes the fields it reads have been checked.
-pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
-    let role = at.required_string(message, "role", "role")?;
+pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
+    let role = reader.required_string(message, "role", "role")?;
     let mut blocks = Vec::new();
-    let content = at.get(message, "content", "content")?;
+    let content = reader.get(message, "content", "content")?;
     let texts = content_blocks(content.as_ref(), &mut |part, kind, blocks| match kind {
         "text" => blocks.push(Block::Text(
             untagged(&string_field(part, "text").unwrap_or_default()).to_string(),
@@ -199,9 +199,9 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     } else {
         blocks.extend(texts);
     }
-    if let Some(calls) = at.get(message, "tool_calls", "tool_calls")? {
+    if let Some(calls) = reader.get(message, "tool_calls", "tool_calls")? {
         for i in 0..calls.array_len().unwrap_or(0) {
-            let call = at.item(&calls, &format!("tool_calls[{i}]"), i)?;
+            let call = reader.item(&calls, &format!("tool_calls[{i}]"), i)?;
             let function = call.field("function").ok().flatten();
             let of_function = |key| function.as_ref().and_then(|f| string_field(f, key));
             blocks.push(Block::ToolCall {

@@ -4,10 +4,10 @@
 use crate::content::Block;
 use crate::error::InputError;
 use crate::estimate::ATTACHMENT_TOKENS;
-use crate::formats::{At, Format};
+use crate::formats::{Format, MessageReader};
 use crate::history::COMPACTION_MARKER_NAME;
 use crate::node::{BoundedWalk, Kind, Node};
-use crate::view::RoleKind;
+use crate::view::Role;
 
 /// The marker of the formats whose providers refuse unknown fields: a message
 /// whose first text starts with this tag, `COMPACTION_MARKER_NAME` spelled
@@ -271,7 +271,7 @@ pub fn content_kind<N: Node>(message: &N) -> Kind {
 
 /// The name of `key` inside `field` (`content[0].text`), or `key` alone at
 /// the top of a message.
-pub fn join(field: &str, key: &str) -> String {
+pub fn subfield(field: &str, key: &str) -> String {
     if field.is_empty() {
         key.to_string()
     } else {
@@ -280,28 +280,33 @@ pub fn join(field: &str, key: &str) -> String {
 }
 
 /// A required string field, counted as text.
-pub fn text_milli<N: Node>(part: &N, at: &At, field: &str, key: &str) -> Result<u64, InputError> {
-    let text = at.required_string_value(part, &join(field, key), key)?;
-    Ok(at.text_milli(&text))
+pub fn text_milli<N: Node>(
+    part: &N,
+    reader: &MessageReader,
+    field: &str,
+    key: &str,
+) -> Result<u64, InputError> {
+    let text = reader.required_string_value(part, &subfield(field, key), key)?;
+    Ok(reader.text_milli(&text))
 }
 
 /// The parts of an array field: `(field name of part i, part)` for each, with
 /// the checks every format makes (an array of objects).
 pub fn parts<N: Node>(
-    at: &At,
+    reader: &MessageReader,
     array: &N,
     field: &str,
     what: &str,
 ) -> Result<Vec<(String, N)>, InputError> {
     let Some(len) = array.array_len() else {
-        return Err(at.type_error(field, "an array", array.kind()));
+        return Err(reader.type_error(field, "an array", array.kind()));
     };
     (0..len)
         .map(|i| {
             let part_field = format!("{field}[{i}]");
-            let part = at.item(array, &part_field, i)?;
+            let part = reader.item(array, &part_field, i)?;
             if part.kind() != Kind::Object {
-                return Err(at.type_error(&part_field, what, part.kind()));
+                return Err(reader.type_error(&part_field, what, part.kind()));
             }
             Ok((part_field, part))
         })
@@ -309,8 +314,12 @@ pub fn parts<N: Node>(
 }
 
 /// A part's required `type`.
-pub fn part_type<N: Node>(at: &At, part: &N, field: &str) -> Result<String, InputError> {
-    at.required_string(part, &join(field, "type"), "type")
+pub fn part_type<N: Node>(
+    reader: &MessageReader,
+    part: &N,
+    field: &str,
+) -> Result<String, InputError> {
+    reader.required_string(part, &subfield(field, "type"), "type")
 }
 
 /// A free-form JSON value as JSON text, for the transcript (tool inputs and
@@ -420,17 +429,20 @@ pub fn output_text<N: Node>(value: Option<&N>, text_types: &[&str]) -> (String, 
 /// Ollama): its name and kind, an unknown role read as system-like.
 /// (`function`, OpenAI's older tool role, is read in both: Ollama's
 /// misfit refuses it before this.)
-pub fn chat_role<N: Node>(message: &N, at: &At) -> Result<(String, RoleKind), InputError> {
+pub fn chat_role<N: Node>(
+    message: &N,
+    reader: &MessageReader,
+) -> Result<(String, Role), InputError> {
     if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a message object", message.kind()));
+        return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let name = at.required_string(message, "role", "role")?;
+    let name = reader.required_string(message, "role", "role")?;
     let kind = match name.as_str() {
-        "system" => RoleKind::System,
-        "user" => RoleKind::User,
-        "assistant" => RoleKind::Assistant,
-        "tool" | "function" => RoleKind::Tool,
-        _ => RoleKind::SystemLike,
+        "system" => Role::System,
+        "user" => Role::User,
+        "assistant" => Role::Assistant,
+        "tool" | "function" => Role::Tool,
+        _ => Role::Other,
     };
     Ok((name, kind))
 }
@@ -438,11 +450,11 @@ pub fn chat_role<N: Node>(message: &N, at: &At) -> Result<(String, RoleKind), In
 /// A message's `role`, which must be one of `roles`: its name and kind.
 pub fn role_of<N: Node>(
     message: &N,
-    at: &At,
-    roles: &[(&str, RoleKind)],
+    reader: &MessageReader,
+    roles: &[(&str, Role)],
     hint: &str,
-) -> Result<(String, RoleKind), InputError> {
-    let name = at.required_string(message, "role", "role")?;
+) -> Result<(String, Role), InputError> {
+    let name = reader.required_string(message, "role", "role")?;
     match roles.iter().find(|(role, _)| *role == name) {
         Some((_, kind)) => Ok((name, *kind)),
         None => {
@@ -453,7 +465,7 @@ pub fn role_of<N: Node>(
             let (last, rest) = names.split_last().expect("a format has roles");
             Err(InputError::type_error(format!(
                 "{} must be {} or {last}, got \"{name}\"{hint}",
-                at.path("role"),
+                reader.path("role"),
                 crate::util::join::join(rest.iter().map(String::as_str), ", ")
             )))
         }

@@ -163,7 +163,7 @@ fn bad_input_names_the_index_and_field() {
         "messages[0].tool_calls[0].id must be a string, got number"
     );
     let error = history_functions::needs_compaction(&refs(&[user("hi")]), 0.0, None).unwrap_err();
-    assert_eq!(error.kind, crate::error::ErrorKind::Range);
+    assert_eq!(error.class, crate::error::ErrorClass::Range);
 }
 
 #[test]

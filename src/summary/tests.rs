@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use crate::error::ErrorKind;
+use crate::error::ErrorClass;
 use crate::formats::read_history;
 use crate::history::COMPACTION_MARKER_NAME;
 use crate::history_functions;
@@ -282,7 +282,7 @@ fn bad_input_names_the_argument_index_and_field() {
         json!({ "role": 5 }),
     ];
     let error = Job::new(&refs(&messages), "m", SummaryOptions::default(), None).unwrap_err();
-    assert_eq!(error.kind, ErrorKind::Type);
+    assert_eq!(error.class, ErrorClass::Type);
     assert!(
         error.message.contains("effective[1].role"),
         "{}",
@@ -293,7 +293,7 @@ fn bad_input_names_the_argument_index_and_field() {
         .message
         .starts_with("model must be a non-empty string"));
     let error = Job::new::<&Value>(&[], "m", SummaryOptions::default(), None).unwrap_err();
-    assert_eq!(error.kind, ErrorKind::Range);
+    assert_eq!(error.class, ErrorClass::Range);
     let tiny = SummaryOptions {
         max_input_tokens: 2_000,
         ..SummaryOptions::default()
@@ -383,14 +383,14 @@ fn options_are_read_with_defaults_and_named_errors() {
         }
     );
     let zero = read(json!({ "maxInputTokens": 0 })).unwrap_err();
-    assert_eq!(zero.kind, ErrorKind::Range);
+    assert_eq!(zero.class, ErrorClass::Range);
     assert!(
         zero.message.starts_with("options.maxInputTokens must be"),
         "{}",
         zero.message
     );
     let text = read(json!({ "maxSummaryTokens": "4096" })).unwrap_err();
-    assert_eq!(text.kind, ErrorKind::Type);
+    assert_eq!(text.class, ErrorClass::Type);
     assert_eq!(
         text.message,
         "options.maxSummaryTokens must be a number, got string"
