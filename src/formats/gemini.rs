@@ -151,8 +151,7 @@ fn optional_text<N: Node>(
     field: &str,
     key: &str,
 ) -> Result<Option<String>, InputError> {
-    let child = reader.string(value, &format!("{field}.{key}"), key)?;
-    Ok(child.and_then(|c| c.text().map(|t| t.into_owned())))
+    reader.optional_string(value, &format!("{field}.{key}"), key)
 }
 
 /// An object field of a part (`functionCall`), checked.

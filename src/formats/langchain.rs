@@ -13,8 +13,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    has, is_marker, json_text, string_field, tag_candidate, tagged, type_name, untagged,
-    ATTACHMENT_MILLI,
+    has, is_marker, json_text, part_at, part_count, string_field, tag_candidate, tagged, type_name,
+    untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -232,15 +232,8 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
 
     let calls_field = body.field("tool_calls");
     if let Some(calls) = reader.get(kwargs, &calls_field, "tool_calls")? {
-        let Some(len) = calls.array_len() else {
-            return Err(reader.type_error(&calls_field, "an array", calls.kind()));
-        };
-        for i in 0..len {
-            let field = format!("{calls_field}[{i}]");
-            let call = reader.item(&calls, &field, i)?;
-            if call.kind() != Kind::Object {
-                return Err(reader.type_error(&field, "a tool call object", call.kind()));
-            }
+        for i in 0..part_count(reader, &calls, &calls_field)? {
+            let (field, call) = part_at(reader, &calls, &calls_field, "a tool call object", i)?;
             view.opens
                 .push(reader.required_string(&call, &format!("{field}.id"), "id")?);
             if let Some(name) = reader.string(&call, &format!("{field}.name"), "name")? {

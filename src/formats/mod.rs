@@ -288,6 +288,17 @@ impl MessageReader<'_> {
         }
     }
 
+    /// An optional string field, as its text.
+    pub fn optional_string<N: Node>(
+        &self,
+        value: &N,
+        field: &str,
+        key: &str,
+    ) -> Result<Option<String>, InputError> {
+        let child = self.string(value, field, key)?;
+        Ok(child.and_then(|child| child.text().map(Cow::into_owned)))
+    }
+
     /// A string field that must be there, as its value: checked, not read.
     pub fn required_string_value<N: Node>(
         &self,

@@ -15,8 +15,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_role, foreign_field, has, is_marker, json_text, role_misfit, string_field, string_role,
-    untagged, ATTACHMENT_MILLI,
+    chat_role, foreign_field, has, is_marker, json_text, part_at, part_count, role_misfit,
+    string_field, string_role, subfield, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -139,17 +139,10 @@ fn calls_milli<N: Node>(
     reader: &MessageReader,
     view: &mut MessageView,
 ) -> Result<u64, InputError> {
-    let Some(len) = calls.array_len() else {
-        return Err(reader.type_error("tool_calls", "an array", calls.kind()));
-    };
     let mut milli = 0;
-    for i in 0..len {
-        let field = format!("tool_calls[{i}]");
-        let call = reader.item(calls, &field, i)?;
-        if call.kind() != Kind::Object {
-            return Err(reader.type_error(&field, "a tool call object", call.kind()));
-        }
-        let function_field = format!("{field}.function");
+    for i in 0..part_count(reader, calls, "tool_calls")? {
+        let (field, call) = part_at(reader, calls, "tool_calls", "a tool call object", i)?;
+        let function_field = subfield(&field, "function");
         let function = match reader.get(&call, &function_field, "function")? {
             Some(function) if function.kind() == Kind::Object => function,
             other => {
@@ -158,11 +151,11 @@ fn calls_milli<N: Node>(
             }
         };
         let name =
-            reader.required_string_value(&function, &format!("{function_field}.name"), "name")?;
+            reader.required_string_value(&function, &subfield(&function_field, "name"), "name")?;
         milli += reader.text_milli(&name);
         if let Some(arguments) = reader.get(
             &function,
-            &format!("{function_field}.arguments"),
+            &subfield(&function_field, "arguments"),
             "arguments",
         )? {
             milli += reader.json_milli(&arguments);

@@ -298,19 +298,39 @@ pub fn parts<N: Node>(
     field: &str,
     what: &str,
 ) -> Result<Vec<(String, N)>, InputError> {
-    let Some(len) = array.array_len() else {
-        return Err(reader.type_error(field, "an array", array.kind()));
-    };
-    (0..len)
-        .map(|i| {
-            let part_field = format!("{field}[{i}]");
-            let part = reader.item(array, &part_field, i)?;
-            if part.kind() != Kind::Object {
-                return Err(reader.type_error(&part_field, what, part.kind()));
-            }
-            Ok((part_field, part))
-        })
+    (0..part_count(reader, array, field)?)
+        .map(|i| part_at(reader, array, field, what, i))
         .collect()
+}
+
+/// How many parts an array field has; an error when it is not an array. With
+/// `part_at`, for a loop whose own checks of part `i` must come before those
+/// of part `i + 1`.
+pub fn part_count<N: Node>(
+    reader: &MessageReader,
+    array: &N,
+    field: &str,
+) -> Result<usize, InputError> {
+    array
+        .array_len()
+        .ok_or_else(|| reader.type_error(field, "an array", array.kind()))
+}
+
+/// Part `i` of an array field and its field name, checked as `parts` checks
+/// each.
+pub fn part_at<N: Node>(
+    reader: &MessageReader,
+    array: &N,
+    field: &str,
+    what: &str,
+    i: usize,
+) -> Result<(String, N), InputError> {
+    let part_field = format!("{field}[{i}]");
+    let part = reader.item(array, &part_field, i)?;
+    if part.kind() != Kind::Object {
+        return Err(reader.type_error(&part_field, what, part.kind()));
+    }
+    Ok((part_field, part))
 }
 
 /// A part's required `type`.
