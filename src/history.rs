@@ -3,8 +3,15 @@
 
 use crate::view::MessageView;
 
-/// The `name` that tags a system message as a compaction summary.
-pub const COMPACTION_MARKER_NAME: &str = "kram:compaction_summary";
+tag!(
+    /// The `name` that tags a system message as a compaction summary; spelled
+    /// as a tag (`MARKER_OPEN`), it starts the first text of the marker of
+    /// the formats whose providers refuse unknown fields. The name stays the
+    /// same in every format.
+    COMPACTION_MARKER_NAME,
+    MARKER_OPEN,
+    MARKER_CLOSE = "kram:compaction_summary"
+);
 
 /// The budget used when the caller names none.
 pub const DEFAULT_MAX_TOKENS: u64 = 60_000;

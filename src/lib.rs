@@ -35,6 +35,18 @@
 
 #![deny(clippy::string_slice)]
 
+/// A tag's name and its opening and closing tags, declared from one literal
+/// so that no tag is spelled twice (`concat!` takes only literals):
+/// `tag!(NAME, OPEN, CLOSE = "name")` gives `"name"`, `"<name>"`, `"</name>"`.
+macro_rules! tag {
+    ($(#[$doc:meta])* $name:ident, $open:ident, $close:ident = $tag:literal) => {
+        $(#[$doc])*
+        pub const $name: &str = $tag;
+        pub const $open: &str = concat!("<", $tag, ">");
+        pub const $close: &str = concat!("</", $tag, ">");
+    };
+}
+
 pub mod content;
 pub mod cuts;
 pub mod describe;

@@ -5,16 +5,9 @@ use crate::content::Block;
 use crate::error::InputError;
 use crate::estimate::ATTACHMENT_TOKENS;
 use crate::formats::{Format, MessageReader};
-use crate::history::COMPACTION_MARKER_NAME;
+use crate::history::{COMPACTION_MARKER_NAME, MARKER_CLOSE, MARKER_OPEN};
 use crate::node::{BoundedWalk, Kind, Node};
 use crate::view::Role;
-
-/// The marker of the formats whose providers refuse unknown fields: a message
-/// whose first text starts with this tag, `COMPACTION_MARKER_NAME` spelled
-/// as a tag (a test holds it to it). The name stays the same in every
-/// format.
-pub const MARKER_OPEN: &str = "<kram:compaction_summary>";
-const MARKER_CLOSE: &str = "</kram:compaction_summary>";
 
 /// The thousandths of a token an image, file or audio part costs.
 pub const ATTACHMENT_MILLI: u64 = ATTACHMENT_TOKENS * 1_000;
