@@ -17,6 +17,12 @@ use kram_compaction::view::{MessageView, PathStep, Role};
 
 use crate::gen::Gen;
 
+// The integration tests' helper, included rather than copied (the crate does
+// not export test helpers).
+#[path = "../../tests/common/runs.rs"]
+mod runs;
+use runs::contiguous_runs;
+
 /// One fuzz case: a history (structured or raw JSON), a budget and prune
 /// options, all read from the bytes.
 pub fn run(data: &[u8]) {
@@ -463,7 +469,7 @@ fn check_emergency(
         (0..leading).collect::<Vec<_>>()[..],
         "leading system messages stay"
     );
-    let runs = runs(&kept[leading..]);
+    let runs = contiguous_runs(&kept[leading..]);
     assert!(
         runs.len() <= 2,
         "at most the request and a suffix: {kept:?}"
@@ -557,16 +563,4 @@ fn check_emergency(
         is_identity(&again, output.len()),
         "the emergency cut is idempotent"
     );
-}
-
-/// The runs of consecutive indexes in a sorted list.
-fn runs(indexes: &[usize]) -> Vec<std::ops::Range<usize>> {
-    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
-    for &index in indexes {
-        match runs.last_mut() {
-            Some(run) if run.end == index => run.end += 1,
-            _ => runs.push(index..index + 1),
-        }
-    }
-    runs
 }
