@@ -9,8 +9,8 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, json_text, output_text,
-    part_type, parts, parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_milli,
-    tool_call_block, type_name, untagged, untyped_role, ATTACHMENT_MILLI,
+    part_type, parts, parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_block,
+    text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
@@ -255,9 +255,7 @@ pub fn content_with<N: Node>(
     let role = reader.required_string(message, "role", "role")?;
     let content = reader.get(message, "content", "content")?;
     let blocks = content_blocks(content.as_ref(), &mut |part, kind, blocks| match kind {
-        "text" => blocks.push(Block::Text(
-            untagged(&string_field(part, "text").unwrap_or_default()).to_string(),
-        )),
+        "text" => blocks.push(text_block(part)),
         "reasoning" => blocks.push(Block::Reasoning(
             string_field(part, "text").unwrap_or_default(),
         )),

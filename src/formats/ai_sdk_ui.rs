@@ -16,7 +16,7 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     foreign_field, is_marker, json_text, part_type, parts, parts_array, role_misfit, role_of,
-    string_field, string_role, tagged, text_milli, type_name, untagged, ATTACHMENT_MILLI,
+    string_field, string_role, tagged, text_block, text_milli, type_name, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -260,9 +260,7 @@ pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, 
             continue;
         };
         match kind.as_str() {
-            "text" => blocks.push(Block::Text(
-                untagged(&string_field(&part, "text").unwrap_or_default()).to_string(),
-            )),
+            "text" => blocks.push(text_block(&part)),
             "reasoning" => blocks.push(Block::Reasoning(
                 string_field(&part, "text").unwrap_or_default(),
             )),

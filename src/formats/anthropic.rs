@@ -10,8 +10,8 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, output_text, part_type, parts,
-    parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_milli, tool_call_block,
-    type_name, untagged, untyped_role, ATTACHMENT_MILLI,
+    parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_block, text_milli,
+    tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
@@ -205,9 +205,7 @@ pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, 
     let role = reader.required_string(message, "role", "role")?;
     let content = reader.get(message, "content", "content")?;
     let blocks = content_blocks(content.as_ref(), &mut |block, kind, blocks| match kind {
-        "text" => blocks.push(Block::Text(
-            untagged(&string_field(block, "text").unwrap_or_default()).to_string(),
-        )),
+        "text" => blocks.push(text_block(block)),
         "thinking" => blocks.push(Block::Reasoning(
             string_field(block, "thinking").unwrap_or_default(),
         )),

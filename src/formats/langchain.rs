@@ -13,8 +13,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    has, is_marker, json_text, part_at, part_count, string_field, tag_candidate, tagged, type_name,
-    untagged, ATTACHMENT_MILLI,
+    has, is_marker, json_text, part_at, part_count, string_field, tag_candidate, tagged,
+    text_block, type_name, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -354,9 +354,7 @@ pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, 
                 continue;
             }
             match type_name(&part).as_deref() {
-                Some("text") => texts.push(Block::Text(
-                    untagged(&string_field(&part, "text").unwrap_or_default()).to_string(),
-                )),
+                Some("text") => texts.push(text_block(&part)),
                 Some(other) => texts.push(Block::Attachment(other.to_string())),
                 None => {}
             }

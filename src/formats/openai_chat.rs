@@ -7,7 +7,7 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_role, content_blocks, is_marker, part_at, part_count, part_type, parts, parts_misfit,
-    string_field, subfield, tag_candidate, text_milli, untagged, untyped_role, ATTACHMENT_MILLI,
+    string_field, subfield, tag_candidate, text_block, text_milli, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::history::COMPACTION_MARKER_NAME;
@@ -175,9 +175,7 @@ pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, 
     let mut blocks = Vec::new();
     let content = reader.get(message, "content", "content")?;
     let texts = content_blocks(content.as_ref(), &mut |part, kind, blocks| match kind {
-        "text" => blocks.push(Block::Text(
-            untagged(&string_field(part, "text").unwrap_or_default()).to_string(),
-        )),
+        "text" => blocks.push(text_block(part)),
         "refusal" => blocks.push(Block::Text(
             string_field(part, "refusal").unwrap_or_default(),
         )),

@@ -508,6 +508,12 @@ pub fn content_blocks<N: Node>(
     blocks
 }
 
+/// A text part for the transcript: its `text`, a marker's summary without
+/// its tags.
+pub fn text_block<N: Node>(part: &N) -> Block {
+    Block::Text(untagged(&string_field(part, "text").unwrap_or_default()).to_string())
+}
+
 /// A tool call for the transcript, its input (any JSON) as JSON text.
 pub fn tool_call_block<N: Node>(part: &N, id: &str, name: &str, input: &str) -> Block {
     Block::ToolCall {
