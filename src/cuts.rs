@@ -13,8 +13,8 @@
 
 use std::ops::Range;
 
-use crate::hash::FastMap;
-use crate::view::{MessageView, RoleKind};
+use crate::util::hash::FastMap;
+use crate::view::{MessageView, Role};
 
 /// The messages the provider reads as instructions before the conversation:
 /// the contiguous run of system and system-like messages at the start, not
@@ -42,14 +42,13 @@ pub fn leading(views: &[MessageView]) -> usize {
 }
 
 fn is_system(view: &MessageView) -> bool {
-    matches!(view.role, RoleKind::System | RoleKind::SystemLike)
+    matches!(view.role, Role::System | Role::Other)
 }
 
 /// Whether a step starts at `index`: an assistant message after a message of
 /// another role (or at the start).
 pub fn starts_step(views: &[MessageView], index: usize) -> bool {
-    views[index].role == RoleKind::Assistant
-        && (index == 0 || views[index - 1].role != RoleKind::Assistant)
+    views[index].role == Role::Assistant && (index == 0 || views[index - 1].role != Role::Assistant)
 }
 
 /// The newest user turn's start, `None` when no message starts one.

@@ -5,10 +5,9 @@
 
 use crate::content::Block;
 use crate::error::InputError;
-use crate::formats::{read_history, At, Format};
+use crate::formats::{read_history, Format, MessageReader};
 use crate::node::Node;
 use crate::prune::DEFAULT_PLACEHOLDER;
-use crate::view::RoleKind;
 
 /// A history's format and one description per message, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,8 +20,8 @@ pub struct Description {
 pub struct MessageInfo {
     /// The role as stored (`user`, `assistant`, `tool`, `developer`, ...).
     pub role: String,
-    /// What the history rules read the role as: `system`, `user`,
-    /// `assistant`, `tool`, or `other` (system-like).
+    /// What the history rules read the role as (`Role::name`): `system`,
+    /// `user`, `assistant`, `tool`, or `other` (read as system).
     pub kind: &'static str,
     /// A user's own words start a turn; a user message made only of tool
     /// results does not.
@@ -32,16 +31,6 @@ pub struct MessageInfo {
     pub tokens: u64,
     /// The content, in order, as the summariser's transcript reads it.
     pub blocks: Vec<Block>,
-}
-
-fn kind_name(role: RoleKind) -> &'static str {
-    match role {
-        RoleKind::System => "system",
-        RoleKind::User => "user",
-        RoleKind::Assistant => "assistant",
-        RoleKind::Tool => "tool",
-        RoleKind::SystemLike => "other",
-    }
 }
 
 /// Describes every message; the errors are those of the history functions,
@@ -57,17 +46,17 @@ pub fn describe_messages<N: Node>(
         .zip(views)
         .enumerate()
         .map(|(index, (message, view))| {
-            let at = At {
+            let reader = MessageReader {
                 argument,
                 index,
                 placeholder: DEFAULT_PLACEHOLDER,
                 sizes: true,
                 cleared: false,
             };
-            let content = format.content(message, &at)?;
+            let content = format.content(message, &reader)?;
             Ok(MessageInfo {
                 role: content.role,
-                kind: kind_name(view.role),
+                kind: view.role.name(),
                 starts_user_turn: view.starts_user_turn,
                 is_marker: view.is_marker,
                 tokens: view.tokens,
@@ -149,7 +138,9 @@ mod tests {
         let messages: Vec<&serde_json::Value> = history.as_array().unwrap().iter().collect();
         let described = describe(&history).unwrap();
         for (info, message) in described.messages.iter().zip(&messages) {
-            let alone = crate::api::estimate_tokens(std::slice::from_ref(message), None).unwrap();
+            let alone =
+                crate::history_functions::estimate_tokens(std::slice::from_ref(message), None)
+                    .unwrap();
             assert_eq!(info.tokens, alone);
         }
     }

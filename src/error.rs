@@ -6,7 +6,7 @@ use std::fmt;
 
 /// Which JS error class a failure maps to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorKind {
+pub enum ErrorClass {
     /// A value of the wrong type or shape.
     Type,
     /// A value of the right type outside its allowed range.
@@ -15,21 +15,21 @@ pub enum ErrorKind {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputError {
-    pub kind: ErrorKind,
+    pub class: ErrorClass,
     pub message: String,
 }
 
 impl InputError {
     pub fn type_error(message: impl Into<String>) -> Self {
         InputError {
-            kind: ErrorKind::Type,
+            class: ErrorClass::Type,
             message: message.into(),
         }
     }
 
     pub fn range_error(message: impl Into<String>) -> Self {
         InputError {
-            kind: ErrorKind::Range,
+            class: ErrorClass::Range,
             message: message.into(),
         }
     }
@@ -70,5 +70,5 @@ pub fn check_non_negative(value: f64, argument: &str) -> Result<f64, InputError>
 
 /// A number as JS would print it (`Infinity`, not Rust's `inf`).
 pub fn js_number(value: f64) -> String {
-    crate::number::number_text(value)
+    crate::util::number::number_text(value)
 }

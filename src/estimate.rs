@@ -545,6 +545,7 @@ pub fn milli_to_tokens(milli: u64) -> u64 {
 }
 
 mod ascii;
+pub mod json;
 
 #[cfg(test)]
 mod tests;

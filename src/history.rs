@@ -3,8 +3,15 @@
 
 use crate::view::MessageView;
 
-/// The `name` that tags a system message as a compaction summary.
-pub const COMPACTION_MARKER_NAME: &str = "kram:compaction_summary";
+tag!(
+    /// The `name` that tags a system message as a compaction summary; spelled
+    /// as a tag (`MARKER_OPEN`), it starts the first text of the marker of
+    /// the formats whose providers refuse unknown fields. The name stays the
+    /// same in every format.
+    COMPACTION_MARKER_NAME,
+    MARKER_OPEN,
+    MARKER_CLOSE = "kram:compaction_summary"
+);
 
 /// The budget used when the caller names none.
 pub const DEFAULT_MAX_TOKENS: u64 = 60_000;
@@ -29,12 +36,12 @@ pub fn effective_start(views: &[MessageView]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::RoleKind;
+    use crate::view::Role;
 
-    fn message(role: RoleKind, is_marker: bool, tokens: u64) -> MessageView {
+    fn message(role: Role, is_marker: bool, tokens: u64) -> MessageView {
         MessageView {
             role,
-            starts_user_turn: role == RoleKind::User,
+            starts_user_turn: role == Role::User,
             is_marker,
             tokens,
             opens: vec![],
@@ -48,11 +55,11 @@ mod tests {
     #[test]
     fn effective_history_starts_at_the_newest_marker() {
         let views = vec![
-            message(RoleKind::User, false, 5),
-            message(RoleKind::System, true, 5),
-            message(RoleKind::User, false, 5),
-            message(RoleKind::System, true, 5),
-            message(RoleKind::User, false, 5),
+            message(Role::User, false, 5),
+            message(Role::System, true, 5),
+            message(Role::User, false, 5),
+            message(Role::System, true, 5),
+            message(Role::User, false, 5),
         ];
         assert_eq!(effective_start(&views), 3);
         assert_eq!(effective_start(&views[..3]), 1);
@@ -62,8 +69,8 @@ mod tests {
     #[test]
     fn needs_compaction_is_strictly_over_the_budget() {
         let views = vec![
-            message(RoleKind::User, false, 10),
-            message(RoleKind::User, false, 10),
+            message(Role::User, false, 10),
+            message(Role::User, false, 10),
         ];
         assert!(!needs_compaction(&views, 20.0));
         assert!(needs_compaction(&views, 19.5));

@@ -288,18 +288,18 @@ mod tests {
     }
 
     fn long_task_views(steps: usize, tokens_per_step: u64) -> Vec<MessageView> {
-        use crate::view::RoleKind;
+        use crate::view::Role;
         let message = |role, tokens| MessageView {
             tokens,
-            starts_user_turn: role == RoleKind::User,
+            starts_user_turn: role == Role::User,
             ..MessageView::empty(role)
         };
-        let mut views = vec![message(RoleKind::System, 300), message(RoleKind::User, 50)];
+        let mut views = vec![message(Role::System, 300), message(Role::User, 50)];
         for step in 0..steps {
             let id = format!("c{step}");
-            let mut call = message(RoleKind::Assistant, 20);
+            let mut call = message(Role::Assistant, 20);
             call.opens.push(id.clone());
-            let mut result = message(RoleKind::Tool, tokens_per_step);
+            let mut result = message(Role::Tool, tokens_per_step);
             result.answers.push(id);
             views.extend([call, result]);
         }
@@ -338,7 +338,7 @@ mod tests {
         views.push(MessageView {
             tokens: 30,
             starts_user_turn: true,
-            ..MessageView::empty(crate::view::RoleKind::User)
+            ..MessageView::empty(crate::view::Role::User)
         });
         let why = plan_compaction(&views, 100_000, 4_096, 380).unwrap_err();
         assert!(why.contains("frame"), "{why}");

@@ -13,7 +13,7 @@
 //! histories in use and nothing of messages the caller has let go.
 
 use crate::formats::Format;
-use crate::hash::FastMap;
+use crate::util::hash::FastMap;
 use crate::view::MessageView;
 
 /// Reads after which an entry nobody used is dropped. An agent loop's turn

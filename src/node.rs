@@ -34,6 +34,44 @@ impl Kind {
     }
 }
 
+/// How deep a walk of a free-form JSON value (a tool input, a JSON output)
+/// goes, and how many of its values it visits at most: deeper parts, cycles
+/// and the rest of huge values are cut off here instead of looping.
+pub const MAX_JSON_DEPTH: usize = 32;
+pub const MAX_JSON_NODES: usize = 100_000;
+
+/// The bounds of one walk of a free-form value, shared by the estimate
+/// (`crate::estimate::json`) and the transcript's JSON text
+/// (`formats::shared::json_text`).
+pub struct BoundedWalk {
+    nodes_left: usize,
+}
+
+impl Default for BoundedWalk {
+    fn default() -> Self {
+        BoundedWalk {
+            nodes_left: MAX_JSON_NODES,
+        }
+    }
+}
+
+impl BoundedWalk {
+    /// Whether a value at `depth` is within the bounds; if so it counts
+    /// as visited.
+    pub fn visit(&mut self, depth: usize) -> bool {
+        if self.nodes_left == 0 || depth > MAX_JSON_DEPTH {
+            return false;
+        }
+        self.nodes_left -= 1;
+        true
+    }
+
+    /// Whether every node of the walk's budget has been visited.
+    pub fn spent(&self) -> bool {
+        self.nodes_left == 0
+    }
+}
+
 pub trait Node: Sized {
     fn kind(&self) -> Kind;
 

@@ -1,18 +1,30 @@
 //! The format-neutral view of one message: everything the history rules need
 //! to know, whatever format the message is stored in.
 
-use crate::estimate;
-use crate::node::{Kind, Node};
-
-/// What a message is for turn boundaries.
+/// What a message's role is for the history rules (turn boundaries, the
+/// instructions at the start).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RoleKind {
+pub enum Role {
     System,
     User,
     Assistant,
     Tool,
-    /// An unknown role (such as `developer`): treated as system-like.
-    SystemLike,
+    /// Any other role (such as `developer`): the rules treat it as system.
+    Other,
+}
+
+impl Role {
+    /// The word `describeMessages` gives for it (its `kind` field, part of
+    /// the package's TS types): the variant's name in lower case.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+            Role::Other => "other",
+        }
+    }
 }
 
 /// One step of the way from a message to a field inside it.
@@ -49,7 +61,7 @@ pub struct ToolResult {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MessageView {
-    pub role: RoleKind,
+    pub role: Role,
     /// A user's own words start a turn; a user message made only of tool
     /// results (Anthropic) does not.
     pub starts_user_turn: bool,
@@ -75,7 +87,7 @@ pub struct MessageView {
 
 impl MessageView {
     /// A message of this role with nothing in it yet, for a format to fill.
-    pub fn empty(role: RoleKind) -> Self {
+    pub fn empty(role: Role) -> Self {
         MessageView {
             role,
             starts_user_turn: false,
@@ -96,73 +108,4 @@ pub struct Edit {
     pub message: usize,
     pub path: Vec<PathStep>,
     pub replacement: Replacement,
-}
-
-/// How deep the size estimate of a free-form JSON value goes; deeper parts
-/// and cycles are cut off here instead of looping.
-pub const MAX_JSON_DEPTH: usize = 32;
-/// How many nodes of one free-form JSON value the estimate visits at most.
-pub const MAX_JSON_NODES: usize = 100_000;
-
-/// What the punctuation of compact JSON costs, in thousandths of a token. The
-/// tokenizer makes one token of each run between two values (`":"`, `","`,
-/// `"},{"`), so a member costs about two, an element one, and brackets mostly
-/// join the runs beside them.
-const JSON_MEMBER: u64 = 2_000;
-const JSON_ELEMENT: u64 = 1_000;
-const JSON_CONTAINER: u64 = 500;
-const JSON_LITERAL: u64 = 1_000;
-
-/// The estimate, in thousandths of a token, of a free-form JSON value (tool
-/// inputs and JSON tool outputs), counted as its compact JSON text would be:
-/// keys and strings by the text rule, punctuation by the runs it makes.
-/// Bounded in depth and size, so cycles and huge objects cannot hang it.
-pub fn json_milli_tokens<N: Node>(value: &N) -> u64 {
-    let mut budget = MAX_JSON_NODES;
-    json_milli(value, 0, &mut budget)
-}
-
-fn json_milli<N: Node>(value: &N, depth: usize, budget: &mut usize) -> u64 {
-    if *budget == 0 || depth > MAX_JSON_DEPTH {
-        return 0;
-    }
-    *budget -= 1;
-    match value.kind() {
-        Kind::String => value
-            .text()
-            .map(|t| estimate::text_milli_tokens(&t))
-            .unwrap_or(0),
-        Kind::Number => value
-            .number()
-            .map(|n| estimate::text_milli_tokens(&crate::number::number_text(n)))
-            .unwrap_or(JSON_LITERAL),
-        Kind::Bool | Kind::Null => JSON_LITERAL,
-        Kind::Array => {
-            let len = value.array_len().unwrap_or(0);
-            let mut total = JSON_CONTAINER;
-            for i in 0..len {
-                if *budget == 0 {
-                    break;
-                }
-                if let Ok(item) = value.item(i) {
-                    total += json_milli(&item, depth + 1, budget) + JSON_ELEMENT;
-                }
-            }
-            total
-        }
-        Kind::Object => {
-            let mut total = JSON_CONTAINER;
-            for key in value.keys().unwrap_or_default() {
-                if *budget == 0 {
-                    break;
-                }
-                total += estimate::text_milli_tokens(&key) + JSON_MEMBER;
-                if let Ok(Some(child)) = value.field(&key) {
-                    total += json_milli(&child, depth + 1, budget);
-                }
-            }
-            total
-        }
-        Kind::Undefined | Kind::Other => 0,
-    }
 }

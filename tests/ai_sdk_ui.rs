@@ -2,8 +2,8 @@
 //! tool parts that hold a call and its result, what is sent and what is
 //! not, the payload pruning replaces, the marker, and errors.
 
-use kram_compaction::api;
 use kram_compaction::formats::{read_history, Format};
+use kram_compaction::history_functions;
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 use kram_compaction::view::MessageView;
@@ -17,7 +17,7 @@ fn read(messages: &[Value], forced: Option<Format>) -> Result<(Format, Vec<Messa
 }
 
 fn tokens(messages: &[Value]) -> u64 {
-    api::estimate_tokens(&refs(messages), None).unwrap()
+    history_functions::estimate_tokens(&refs(messages), None).unwrap()
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn only_what_convert_to_model_messages_sends_counts() {
 #[test]
 fn pruning_replaces_the_output_or_the_error_text_and_keeps_the_part() {
     let input = fixture(Format::AiSdkUi);
-    let plan = api::prune_for_model(&refs(&input), &eager(), None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(&input), &eager(), None).unwrap();
     let output = materialize_json(&input, &plan, DEFAULT_PLACEHOLDER);
     let part = &output[2]["parts"][3];
     assert_eq!(part["output"], DEFAULT_PLACEHOLDER);
@@ -117,7 +117,7 @@ fn pruning_replaces_the_output_or_the_error_text_and_keeps_the_part() {
     assert_eq!(output[1], input[1]);
     // A denied call has no payload; the newest turn is protected.
     assert_eq!(output.last(), input.last());
-    let again = api::prune_for_model(&refs(&output), &eager(), None).unwrap();
+    let again = history_functions::prune_for_model(&refs(&output), &eager(), None).unwrap();
     assert!(again.iter().all(|o| matches!(o, Output::Keep(_))));
     assert!(tokens(&output) < tokens(&input));
 }
@@ -138,7 +138,7 @@ fn the_marker_is_a_user_message_with_an_id_found_in_a_ui_history() {
     history
         .push(json!({ "id": "u9", "role": "user", "parts": [{ "type": "text", "text": "next" }] }));
     // The system message stays first; the marker replaces what came before.
-    let plan = api::effective_history(&refs(&history), None).unwrap();
+    let plan = history_functions::effective_history(&refs(&history), None).unwrap();
     assert_eq!(
         plan,
         vec![Output::Keep(0), Output::Keep(at), Output::Keep(at + 1)]
@@ -208,14 +208,15 @@ fn pruning_for_a_budget_reaches_into_the_steps_of_one_ui_message() {
     let input = single_long_task(30);
     let budget = tokens(&input) / 5;
     // Without a budget the newest turn is protected whole.
-    let plan = api::prune_for_model(&refs(&input), &PruneOptions::default(), None).unwrap();
+    let plan =
+        history_functions::prune_for_model(&refs(&input), &PruneOptions::default(), None).unwrap();
     assert!(plan.iter().all(|o| matches!(o, Output::Keep(_))));
     let options = PruneOptions {
         max_tokens: Some(budget as f64),
         protect_tokens: 5_000.0,
         ..PruneOptions::default()
     };
-    let plan = api::prune_for_model(&refs(&input), &options, None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(&input), &options, None).unwrap();
     let output = materialize_json(&input, &plan, DEFAULT_PLACEHOLDER);
     assert!(tokens(&output) <= budget, "{} > {budget}", tokens(&output));
     // Newest first, results stay whole up to protectTokens.

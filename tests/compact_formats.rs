@@ -3,9 +3,9 @@
 //! marker is the format's own and is recognised, and a second compaction
 //! updates its summary without nesting frames.
 
-use kram_compaction::api;
 use kram_compaction::formats::{read_history, Format, ALL_FORMATS};
 use kram_compaction::history::effective_start;
+use kram_compaction::history_functions;
 use kram_compaction::prune::DEFAULT_PLACEHOLDER;
 use kram_compaction::summary::{Job, SummaryOptions};
 use serde_json::{json, Value};
@@ -26,7 +26,11 @@ fn compact(messages: &[Value], format: Format, summary: &str) -> (Vec<String>, V
     while let Some(request) = job.request() {
         let request = request.to_value();
         assert!(
-            api::estimate_tokens(&refs(request["messages"].as_array().unwrap()), None).unwrap()
+            history_functions::estimate_tokens(
+                &refs(request["messages"].as_array().unwrap()),
+                None
+            )
+            .unwrap()
                 <= 60_000
         );
         users.push(

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use kram_compaction::api::estimate_tokens;
+use kram_compaction::history_functions::estimate_tokens;
 use serde_json::{json, Value};
 
 /// Every category's summed estimate over its summed exact count stays here.

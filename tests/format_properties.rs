@@ -5,8 +5,8 @@
 
 use std::collections::HashSet;
 
-use kram_compaction::api;
 use kram_compaction::formats::{Format, ALL_FORMATS};
+use kram_compaction::history_functions;
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 use proptest::prelude::*;
@@ -506,7 +506,7 @@ fn refs(values: &[Value]) -> Vec<&Value> {
 }
 
 fn tokens(values: &[Value]) -> u64 {
-    api::estimate_tokens(&refs(values), None).unwrap()
+    history_functions::estimate_tokens(&refs(values), None).unwrap()
 }
 
 fn any_format() -> impl Strategy<Value = Format> {
@@ -533,13 +533,13 @@ proptest! {
             .map(|m| tokens(std::slice::from_ref(m)))
             .sum();
         prop_assert_eq!(whole, parts - dropped);
-        prop_assert_eq!(api::estimate_tokens(&refs(&s.messages), Some(format)).unwrap(), whole);
+        prop_assert_eq!(history_functions::estimate_tokens(&refs(&s.messages), Some(format)).unwrap(), whole);
     }
 
     #[test]
     fn effective_history_starts_at_the_newest_marker((format, steps) in session()) {
         let s = build(format, &steps);
-        let plan = api::effective_history(&refs(&s.messages), None).unwrap();
+        let plan = history_functions::effective_history(&refs(&s.messages), None).unwrap();
         // The instructions first, then everything from the newest marker on.
         let start = s.markers.last().copied().unwrap_or(0).max(s.instructions);
         let expected: Vec<Output> = (0..s.instructions).chain(start..s.messages.len()).map(Output::Keep).collect();
@@ -552,7 +552,7 @@ proptest! {
     ) {
         let s = build(format, &steps);
         let options = PruneOptions { protect_turns: turns, protect_tokens: protect as f64, minimum_savings: savings as f64, ..PruneOptions::default() };
-        let plan = api::prune_for_model(&refs(&s.messages), &options, None).unwrap();
+        let plan = history_functions::prune_for_model(&refs(&s.messages), &options, None).unwrap();
         let output = materialize_json(&s.messages, &plan, DEFAULT_PLACEHOLDER);
         let tail = match turns {
             0 => s.messages.len(),
@@ -575,7 +575,7 @@ proptest! {
             }
         }
         prop_assert_eq!(orphans(&output), orphans(&s.messages));
-        let again = api::prune_for_model(&refs(&output), &options, None).unwrap();
+        let again = history_functions::prune_for_model(&refs(&output), &options, None).unwrap();
         prop_assert!(again.iter().all(|o| matches!(o, Output::Keep(_))), "a second pass changes nothing");
     }
 
@@ -583,7 +583,7 @@ proptest! {
     fn emergency_prune_keeps_the_leading_messages_and_the_newest_turns_or_steps((format, steps) in session(), budget in 1u32..20_000) {
         let s = build(format, &steps);
         let len = s.messages.len();
-        let plan = api::emergency_prune(&refs(&s.messages), budget as f64, None).unwrap();
+        let plan = history_functions::emergency_prune(&refs(&s.messages), budget as f64, None).unwrap();
         let kept: Vec<usize> = plan.iter().map(Output::index).collect();
         let output = materialize_json(&s.messages, &plan, DEFAULT_PLACEHOLDER);
         let leading = s.leading;

@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
-use kram_compaction::api;
 use kram_compaction::content::Block;
-use kram_compaction::error::ErrorKind;
-use kram_compaction::formats::{read_history, read_structure, At, Format, ALL_FORMATS};
+use kram_compaction::error::ErrorClass;
+use kram_compaction::formats::{read_history, read_structure, Format, MessageReader, ALL_FORMATS};
+use kram_compaction::history_functions;
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::DEFAULT_PLACEHOLDER;
 use kram_compaction::view::MessageView;
@@ -21,7 +21,7 @@ fn views(messages: &[Value], forced: Option<Format>) -> (Format, Vec<MessageView
 }
 
 fn pruned(messages: &[Value]) -> (Vec<Output>, Vec<Value>) {
-    let plan = api::prune_for_model(&refs(messages), &eager(), None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(messages), &eager(), None).unwrap();
     let output = materialize_json(messages, &plan, DEFAULT_PLACEHOLDER);
     (plan, output)
 }
@@ -95,8 +95,8 @@ fn a_plain_text_history_reads_as_the_first_preferred_format_and_the_same_in_all(
 fn a_mixed_history_is_a_type_error_naming_the_first_message_that_does_not_fit() {
     let mut messages = fixture(Format::Anthropic)[..3].to_vec();
     messages.push(json!({ "role": "assistant", "content": "Checking.", "tool_calls": [] }));
-    let error = api::estimate_tokens(&refs(&messages), None).unwrap_err();
-    assert_eq!(error.kind, ErrorKind::Type);
+    let error = history_functions::estimate_tokens(&refs(&messages), None).unwrap_err();
+    assert_eq!(error.class, ErrorClass::Type);
     assert_eq!(
         error.message,
         "messages[3] does not match the format of the messages before it (its field `tool_calls` does not fit anthropic; it reads as openai-chat): a history must not mix formats"
@@ -104,7 +104,7 @@ fn a_mixed_history_is_a_type_error_naming_the_first_message_that_does_not_fit() 
 
     let mut messages = fixture(Format::AiSdk)[..4].to_vec();
     messages.push(json!({ "type": "function_call_output", "call_id": "c", "output": "x" }));
-    let error = api::estimate_tokens(&refs(&messages), None).unwrap_err();
+    let error = history_functions::estimate_tokens(&refs(&messages), None).unwrap_err();
     assert!(
         error.message.starts_with("messages[4] does not match"),
         "{}",
@@ -121,7 +121,7 @@ fn a_mixed_history_is_a_type_error_naming_the_first_message_that_does_not_fit() 
     // A message whose field is broken for the format so far gets that error.
     let mut messages = fixture(Format::Anthropic)[..3].to_vec();
     messages.push(json!({ "role": "assistant", "content": 5 }));
-    let error = api::estimate_tokens(&refs(&messages), None).unwrap_err();
+    let error = history_functions::estimate_tokens(&refs(&messages), None).unwrap_err();
     assert_eq!(
         error.message,
         "messages[3].content must be a string or an array of content blocks, got number"
@@ -146,11 +146,13 @@ fn bad_fields_are_named_in_each_format() {
          "messages[0].output must be a string or an array of content parts, got object", true),
     ];
     for (format, message, expected, detected) in cases {
-        let error = api::estimate_tokens(&[&message], Some(format)).unwrap_err();
+        let error = history_functions::estimate_tokens(&[&message], Some(format)).unwrap_err();
         assert_eq!(error.message, expected);
         if detected {
             assert_eq!(
-                api::estimate_tokens(&[&message], None).unwrap_err().message,
+                history_functions::estimate_tokens(&[&message], None)
+                    .unwrap_err()
+                    .message,
                 expected
             );
         }
@@ -269,11 +271,12 @@ fn responses_call_outputs_get_the_placeholder_as_output() {
 fn emergency_cuts_never_orphan_a_call_or_a_reasoning_item() {
     for &format in ALL_FORMATS {
         let input = fixture(format);
-        let total = api::estimate_tokens(&refs(&input), None).unwrap();
+        let total = history_functions::estimate_tokens(&refs(&input), None).unwrap();
         let mut distinct = HashSet::new();
         // Every 7th budget, and the total itself, where nothing is cut.
         for budget in (1..=total + 1).step_by(7).chain([total]) {
-            let plan = api::emergency_prune(&refs(&input), budget as f64, None).unwrap();
+            let plan =
+                history_functions::emergency_prune(&refs(&input), budget as f64, None).unwrap();
             let kept: Vec<usize> = plan.iter().map(Output::index).collect();
             distinct.insert(kept.len());
             let output = materialize_json(&input, &plan, DEFAULT_PLACEHOLDER);
@@ -303,8 +306,8 @@ fn a_reasoning_item_before_a_user_message_goes_with_the_older_turn() {
     ];
     // The reasoning item counts nothing before the newest user message (the
     // provider does not render it there); the cut still drops it.
-    let whole = api::estimate_tokens(&refs(&messages), None).unwrap() as f64;
-    let plan = api::emergency_prune(&refs(&messages), whole - 1.0, None).unwrap();
+    let whole = history_functions::estimate_tokens(&refs(&messages), None).unwrap() as f64;
+    let plan = history_functions::emergency_prune(&refs(&messages), whole - 1.0, None).unwrap();
     assert_eq!(plan, vec![Output::Keep(2), Output::Keep(3)]);
 }
 
@@ -319,7 +322,7 @@ fn markers_in_each_format_are_found_and_lead_the_history() {
         let (detected, views) = views(&messages, None);
         assert_eq!(detected, format);
         assert!(views[3].is_marker && !views[3].starts_user_turn);
-        let plan = api::effective_history(&refs(&messages), None).unwrap();
+        let plan = history_functions::effective_history(&refs(&messages), None).unwrap();
         // The leading system messages (instructions) come first, then the marker.
         let instructions = kram_compaction::cuts::instructions(&views);
         let expected: Vec<Output> = (0..instructions)
@@ -330,7 +333,7 @@ fn markers_in_each_format_are_found_and_lead_the_history() {
 
         // Emergency cuts keep it at the start.
         let effective = materialize_json(&messages, &plan, DEFAULT_PLACEHOLDER);
-        let cut = api::emergency_prune(&refs(&effective), 1.0, None).unwrap();
+        let cut = history_functions::emergency_prune(&refs(&effective), 1.0, None).unwrap();
         assert_eq!(cut[0], Output::Keep(0), "{}", format.name());
     }
 }
@@ -350,7 +353,7 @@ fn markers_of_every_format_are_found_in_a_plain_history() {
             format.marker("Summary of the old work."),
             plain(format, "user", "new question"),
         ];
-        let plan = api::effective_history(&refs(&messages), None).unwrap();
+        let plan = history_functions::effective_history(&refs(&messages), None).unwrap();
         assert_eq!(
             plan,
             vec![Output::Keep(2), Output::Keep(3)],
@@ -366,14 +369,14 @@ fn transcript(messages: &[Value]) -> Vec<(String, Vec<Block>)> {
         .iter()
         .enumerate()
         .map(|(index, message)| {
-            let at = At {
+            let reader = MessageReader {
                 argument: "messages",
                 index,
                 placeholder: DEFAULT_PLACEHOLDER,
                 sizes: true,
                 cleared: false,
             };
-            let content = format.content(&message, &at).unwrap();
+            let content = format.content(&message, &reader).unwrap();
             (content.role, content.blocks)
         })
         .collect()
@@ -454,7 +457,7 @@ fn attachments_count_the_fixed_cost_whatever_their_size() {
     let small = json!({ "role": "user", "content": [{ "type": "image", "source": { "type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo=" } }] });
     let mut large = small.clone();
     large["content"][0]["source"]["data"] = Value::String("A".repeat(2_000_000));
-    let tokens = |m: &Value| api::estimate_tokens(&[m], None).unwrap();
+    let tokens = |m: &Value| history_functions::estimate_tokens(&[m], None).unwrap();
     assert_eq!(tokens(&small), tokens(&large));
     assert_eq!(tokens(&small), 4 + 1_000);
 }
@@ -472,7 +475,7 @@ fn responses_item_references_read_with_or_without_their_type() {
     assert!(views[1..]
         .iter()
         .all(|v| !v.starts_user_turn && v.tool_results.is_empty()));
-    let error = api::estimate_tokens(
+    let error = history_functions::estimate_tokens(
         &[&json!({ "type": 5, "id": "x" })],
         Some(Format::OpenAiResponses),
     )

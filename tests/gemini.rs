@@ -2,8 +2,8 @@
 //! and responses by id or by name and order, the payload pruning replaces,
 //! thought parts and signatures, the marker, and errors.
 
-use kram_compaction::api;
 use kram_compaction::formats::{read_history, Format};
+use kram_compaction::history_functions;
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 use kram_compaction::view::MessageView;
@@ -17,7 +17,7 @@ fn read(messages: &[Value], forced: Option<Format>) -> Result<(Format, Vec<Messa
 }
 
 fn tokens(messages: &[Value]) -> u64 {
-    api::estimate_tokens(&refs(messages), None).unwrap()
+    history_functions::estimate_tokens(&refs(messages), None).unwrap()
 }
 
 #[test]
@@ -167,7 +167,7 @@ fn a_cut_never_separates_a_call_from_its_response() {
     let input = fixture(Format::Gemini);
     let total = tokens(&input);
     for budget in 1..=total {
-        let plan = api::emergency_prune(&refs(&input), budget as f64, None).unwrap();
+        let plan = history_functions::emergency_prune(&refs(&input), budget as f64, None).unwrap();
         let kept: Vec<usize> = plan.iter().map(Output::index).collect();
         for (index, message) in input.iter().enumerate() {
             let answers = message["parts"]
@@ -201,7 +201,7 @@ fn pruning_replaces_the_response_with_an_output_or_error_object() {
         minimum_savings: 1.0,
         ..PruneOptions::default()
     };
-    let plan = api::prune_for_model(&refs(&input), &options, None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(&input), &options, None).unwrap();
     let output = materialize_json(&input, &plan, DEFAULT_PLACEHOLDER);
     assert_eq!(
         output[2]["parts"][0]["functionResponse"]["response"],
@@ -223,7 +223,7 @@ fn pruning_replaces_the_response_with_an_output_or_error_object() {
     // The newest turn is protected.
     assert_eq!(output[8], input[8]);
     // Cleared responses are not counted again, and prune to nothing more.
-    let again = api::prune_for_model(&refs(&output), &options, None).unwrap();
+    let again = history_functions::prune_for_model(&refs(&output), &options, None).unwrap();
     assert!(again.iter().all(|o| matches!(o, Output::Keep(_))));
     assert!(tokens(&output) < tokens(&input));
 }
@@ -269,7 +269,7 @@ fn the_marker_is_a_user_content_found_in_a_gemini_history() {
     assert_eq!(format, Format::Gemini);
     assert!(views[2].is_marker && !views[2].starts_user_turn);
     assert_eq!(
-        api::effective_history(&refs(&messages), None).unwrap(),
+        history_functions::effective_history(&refs(&messages), None).unwrap(),
         vec![Output::Keep(2), Output::Keep(3)]
     );
     // A thought that starts with the tag is no marker.

@@ -3,8 +3,8 @@
 
 use std::collections::HashSet;
 
-use kram_compaction::api;
 use kram_compaction::history::COMPACTION_MARKER_NAME;
+use kram_compaction::history_functions;
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 use proptest::prelude::*;
@@ -61,7 +61,7 @@ fn refs(values: &[Value]) -> Vec<&Value> {
 }
 
 fn tokens(values: &[Value]) -> u64 {
-    api::estimate_tokens(&refs(values), None).unwrap()
+    history_functions::estimate_tokens(&refs(values), None).unwrap()
 }
 
 /// Tool-call ids with no result, and result ids with no call.
@@ -104,7 +104,7 @@ proptest! {
 
     #[test]
     fn effective_history_starts_at_the_newest_marker_and_is_idempotent(messages in session()) {
-        let plan = api::effective_history(&refs(&messages), None).unwrap();
+        let plan = history_functions::effective_history(&refs(&messages), None).unwrap();
         let effective = materialize_json(&messages, &plan, DEFAULT_PLACEHOLDER);
         let is_marker = |m: &Value| m["name"] == COMPACTION_MARKER_NAME && m["role"] == "system";
         let newest_marker = messages.iter().rposition(is_marker);
@@ -114,13 +114,13 @@ proptest! {
         let expected: Vec<Value> = messages[..instructions].iter().chain(&messages[from..]).cloned().collect();
         prop_assert_eq!(&effective, &expected);
         prop_assert!(plan.iter().all(|o| matches!(o, Output::Keep(_))));
-        let again = materialize_json(&effective, &api::effective_history(&refs(&effective), None).unwrap(), DEFAULT_PLACEHOLDER);
+        let again = materialize_json(&effective, &history_functions::effective_history(&refs(&effective), None).unwrap(), DEFAULT_PLACEHOLDER);
         prop_assert_eq!(again, effective);
     }
 
     #[test]
     fn prune_follows_the_rule(messages in session(), options in small_prune_options()) {
-        let plan = api::prune_for_model(&refs(&messages), &options, None).unwrap();
+        let plan = history_functions::prune_for_model(&refs(&messages), &options, None).unwrap();
         let output = materialize_json(&messages, &plan, DEFAULT_PLACEHOLDER);
         prop_assert_eq!(output.len(), messages.len());
 
@@ -161,7 +161,7 @@ proptest! {
 
     #[test]
     fn emergency_prune_keeps_leading_system_and_the_newest_turns_or_steps(messages in session(), budget in 1u32..20_000) {
-        let plan = api::emergency_prune(&refs(&messages), budget as f64, None).unwrap();
+        let plan = history_functions::emergency_prune(&refs(&messages), budget as f64, None).unwrap();
         let output = materialize_json(&messages, &plan, DEFAULT_PLACEHOLDER);
         let leading = messages.iter().take_while(|m| m["role"] == "system").count();
         let indices: Vec<usize> = plan.iter().map(Output::index).collect();
@@ -211,7 +211,7 @@ proptest! {
 
     #[test]
     fn needs_compaction_is_the_estimate_over_the_budget(messages in session(), budget in 1u32..50_000) {
-        let over = api::needs_compaction(&refs(&messages), budget as f64, None).unwrap();
+        let over = history_functions::needs_compaction(&refs(&messages), budget as f64, None).unwrap();
         prop_assert_eq!(over, tokens(&messages) > budget as u64);
     }
 }
@@ -233,6 +233,7 @@ fn a_large_history_is_read_in_one_pass() {
     assert!(messages.len() >= 10_000);
     let size: usize = messages.iter().map(|m| m.to_string().len()).sum();
     assert!(size > 10_000_000, "{size} bytes");
-    let plan = api::prune_for_model(&refs(&messages), &PruneOptions::default(), None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(&messages), &PruneOptions::default(), None)
+        .unwrap();
     assert!(plan.iter().any(|o| matches!(o, Output::Edited { .. })));
 }

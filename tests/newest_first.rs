@@ -65,7 +65,7 @@ fn repeated(format: Format) -> Vec<Value> {
 
 /// Budgets of `steps` fortieths of the history's estimate.
 fn fortieths(messages: &[&Value], steps: std::ops::RangeInclusive<u64>) -> Vec<f64> {
-    let total = kram_compaction::api::estimate_tokens(messages, None).unwrap();
+    let total = kram_compaction::history_functions::estimate_tokens(messages, None).unwrap();
     steps.map(|step| (total * step / 40) as f64).collect()
 }
 

@@ -6,16 +6,22 @@
 use arbitrary::{Result, Unstructured};
 use serde_json::Value;
 
-use kram_compaction::api;
 use kram_compaction::describe::describe_messages;
-use kram_compaction::error::{ErrorKind, InputError};
+use kram_compaction::error::{ErrorClass, InputError};
 use kram_compaction::formats::{read_history, Format, ALL_FORMATS};
+use kram_compaction::history_functions;
 use kram_compaction::newest_first;
 use kram_compaction::plan::{materialize_json, replacement_json, Output};
 use kram_compaction::prune::{emergency_cut, protected_from, PruneOptions, DEFAULT_PLACEHOLDER};
-use kram_compaction::view::{MessageView, PathStep, RoleKind};
+use kram_compaction::view::{MessageView, PathStep, Role};
 
 use crate::gen::Gen;
+
+// The integration tests' helper, included rather than copied (the crate does
+// not export test helpers).
+#[path = "../../tests/common/runs.rs"]
+mod runs;
+use runs::contiguous_runs;
 
 /// One fuzz case: a history (structured or raw JSON), a budget and prune
 /// options, all read from the bytes.
@@ -102,8 +108,8 @@ fn check_error(error: &InputError, argument: &str, first: &mut Option<String>) {
         error.message
     );
     assert_eq!(
-        error.kind,
-        ErrorKind::Type,
+        error.class,
+        ErrorClass::Type,
         "a bad message is a TypeError: {}",
         error.message
     );
@@ -120,7 +126,7 @@ fn budget_ok(max: f64) -> bool {
 fn check_budget_error<T>(result: &std::result::Result<T, InputError>) {
     match result {
         Err(error) => {
-            assert_eq!(error.kind, ErrorKind::Range);
+            assert_eq!(error.class, ErrorClass::Range);
             assert!(error.message.starts_with("maxTokens "), "{}", error.message);
         }
         Ok(_) => panic!("a bad budget was accepted"),
@@ -130,11 +136,11 @@ fn check_budget_error<T>(result: &std::result::Result<T, InputError>) {
 /// Checks one reading of the case; returns the format it was read as.
 fn check(case: &Case, refs: &[&Value], forced: Option<Format>) -> Option<Format> {
     let (messages, max, options) = (&case.messages, case.max_tokens, &case.options);
-    let estimate = api::estimate_tokens(refs, forced);
-    let effective = api::effective_history(refs, forced);
-    let pruned = api::prune_for_model(refs, options, forced);
-    let needs = api::needs_compaction(refs, max, forced);
-    let emergency = api::emergency_prune(refs, max, forced);
+    let estimate = history_functions::estimate_tokens(refs, forced);
+    let effective = history_functions::effective_history(refs, forced);
+    let pruned = history_functions::prune_for_model(refs, options, forced);
+    let needs = history_functions::needs_compaction(refs, max, forced);
+    let emergency = history_functions::emergency_prune(refs, max, forced);
     let described = describe_messages(refs, forced);
 
     let mut first = None;
@@ -210,7 +216,8 @@ fn check(case: &Case, refs: &[&Value], forced: Option<Format>) -> Option<Format>
 }
 
 fn tokens(refs: &[&Value], format: Format) -> u64 {
-    api::estimate_tokens(refs, Some(format)).expect("a part of a readable history is readable")
+    history_functions::estimate_tokens(refs, Some(format))
+        .expect("a part of a readable history is readable")
 }
 
 fn check_estimate(refs: &[&Value], views: &[MessageView], estimate: u64, format: Format) {
@@ -266,7 +273,7 @@ fn check_effective(messages: &[Value], views: &[MessageView], outputs: &[Output]
     let kept = all_kept(outputs);
     let instructions = views
         .iter()
-        .take_while(|v| matches!(v.role, RoleKind::System | RoleKind::SystemLike) && !v.is_marker)
+        .take_while(|v| matches!(v.role, Role::System | Role::Other) && !v.is_marker)
         .count();
     let start = views
         .iter()
@@ -283,7 +290,8 @@ fn check_effective(messages: &[Value], views: &[MessageView], outputs: &[Output]
 
     let effective = materialize(messages, outputs, DEFAULT_PLACEHOLDER);
     let refs: Vec<&Value> = effective.iter().collect();
-    let again = api::effective_history(&refs, Some(format)).expect("effective history reads");
+    let again =
+        history_functions::effective_history(&refs, Some(format)).expect("effective history reads");
     assert!(
         is_identity(&again, effective.len()),
         "effective history is idempotent"
@@ -309,7 +317,7 @@ fn set_at(value: &mut Value, path: &[PathStep], new: Value) {
 }
 
 /// The structure pruning must not change: roles, turns, markers, tool ids.
-fn shape(view: &MessageView) -> (RoleKind, bool, bool, &[String], &[String], usize) {
+fn shape(view: &MessageView) -> (Role, bool, bool, &[String], &[String], usize) {
     let results = view.tool_results.len();
     (
         view.role,
@@ -332,7 +340,7 @@ fn check_prune(
     // With a budget, the protected tail may shrink from the protected turns
     // to the newest step.
     let by_turns = protected_from(views, options.protect_turns);
-    let assistant = |i: usize| views[i].role == RoleKind::Assistant;
+    let assistant = |i: usize| views[i].role == Role::Assistant;
     let newest_step = (0..views.len())
         .rev()
         .find(|&i| assistant(i) && (i == 0 || !assistant(i - 1)))
@@ -423,7 +431,8 @@ fn check_prune(
             }
         }
     }
-    let again = api::prune_for_model(&refs, options, Some(format)).expect("pruned output reads");
+    let again = history_functions::prune_for_model(&refs, options, Some(format))
+        .expect("pruned output reads");
     assert!(is_identity(&again, output.len()), "pruning is idempotent");
 }
 
@@ -451,7 +460,7 @@ fn check_emergency(
     let kept = all_kept(outputs);
     let leading = views
         .iter()
-        .take_while(|v| matches!(v.role, RoleKind::System | RoleKind::SystemLike))
+        .take_while(|v| matches!(v.role, Role::System | Role::Other))
         .count();
     let len = messages.len();
     assert!(kept.len() >= leading.min(len));
@@ -460,7 +469,7 @@ fn check_emergency(
         (0..leading).collect::<Vec<_>>()[..],
         "leading system messages stay"
     );
-    let runs = runs(&kept[leading..]);
+    let runs = contiguous_runs(&kept[leading..]);
     assert!(
         runs.len() <= 2,
         "at most the request and a suffix: {kept:?}"
@@ -482,7 +491,7 @@ fn check_emergency(
     let kept_by = |i: usize, x: usize| x < leading || x >= i;
     let closed = |i: usize| pairs.iter().all(|&(c, r)| kept_by(i, c) == kept_by(i, r));
     let can_cut = |i: usize| views[i].starts_user_turn && closed(i);
-    let assistant = |i: usize| views[i].role == RoleKind::Assistant;
+    let assistant = |i: usize| views[i].role == Role::Assistant;
     let starts_step = |i: usize| assistant(i) && (i == 0 || !assistant(i - 1));
     let newest_cut = (leading..len).rev().find(|&i| can_cut(i));
     let output = materialize(messages, outputs, DEFAULT_PLACEHOLDER);
@@ -548,21 +557,10 @@ fn check_emergency(
         }
         _ => unreachable!(),
     }
-    let again = api::emergency_prune(&refs, max, Some(format)).expect("the cut output reads");
+    let again =
+        history_functions::emergency_prune(&refs, max, Some(format)).expect("the cut output reads");
     assert!(
         is_identity(&again, output.len()),
         "the emergency cut is idempotent"
     );
-}
-
-/// The runs of consecutive indexes in a sorted list.
-fn runs(indexes: &[usize]) -> Vec<std::ops::Range<usize>> {
-    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
-    for &index in indexes {
-        match runs.last_mut() {
-            Some(run) if run.end == index => run.end += 1,
-            _ => runs.push(index..index + 1),
-        }
-    }
-    runs
 }

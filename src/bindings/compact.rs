@@ -67,7 +67,7 @@ impl CompactionJob {
     pub fn accept(&mut self, reply: JsValue) -> Result<(), JsValue> {
         self.job
             .accept(&JsNode(reply))
-            .map_err(|why| super::builtins::Error::new(&why).into())
+            .map_err(|why| super::own_values::Error::new(&why).into())
     }
 
     /// The marker in the history's format; throws an `Error` when the summary
@@ -76,6 +76,6 @@ impl CompactionJob {
         self.job
             .finish()
             .map(|marker| json_to_js(&marker))
-            .map_err(|why| super::builtins::Error::new(&why).into())
+            .map_err(|why| super::own_values::Error::new(&why).into())
     }
 }

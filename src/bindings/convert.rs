@@ -6,16 +6,16 @@ use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::builtins::{self, array_of, items, Array, Object};
-use super::js;
+use super::guarded;
 use super::memo::HistoryMemo;
+use super::own_values::{self, array_of, items, Array, Object};
 use super::types::FormatOptionsArg;
 
-use crate::error::{ErrorKind, InputError};
+use crate::error::{ErrorClass, InputError};
 use crate::formats::Format;
-use crate::json::Json;
 use crate::node::{Kind, Node};
 use crate::plan::Output;
+use crate::util::json::Json;
 use crate::view::{PathStep, Replacement};
 
 /// A JS value read through the core's `Node` trait. Every read goes through
@@ -26,7 +26,7 @@ pub struct JsNode(pub JsValue);
 
 impl Node for JsNode {
     fn kind(&self) -> Kind {
-        match js::kind(&self.0) {
+        match guarded::kind(&self.0) {
             // An array whose length cannot be read: nothing in it can be
             // read either.
             Kind::Array if array_length(&self.0).is_err() => Kind::Other,
@@ -35,7 +35,7 @@ impl Node for JsNode {
     }
 
     fn field(&self, key: &str) -> Result<Option<Self>, String> {
-        match js::field(&self.0, &super::keys::key(key)) {
+        match guarded::field(&self.0, &super::keys::key(key)) {
             Ok(value) if value.is_undefined() => Ok(None),
             Ok(value) => Ok(Some(JsNode(value))),
             Err(thrown) => Err(describe_thrown(&thrown)),
@@ -53,14 +53,14 @@ impl Node for JsNode {
     }
 
     fn array_len(&self) -> Option<usize> {
-        match js::kind(&self.0) {
+        match guarded::kind(&self.0) {
             Kind::Array => array_length(&self.0).ok().map(|length| length as usize),
             _ => None,
         }
     }
 
     fn item(&self, index: usize) -> Result<Self, String> {
-        js::get_index(&self.0, index as u32)
+        guarded::get_index(&self.0, index as u32)
             .map(JsNode)
             .map_err(|thrown| describe_thrown(&thrown))
     }
@@ -69,7 +69,7 @@ impl Node for JsNode {
         if !self.0.is_object() {
             return Ok(Vec::new());
         }
-        let keys = js::object_keys(&self.0).map_err(|thrown| describe_thrown(&thrown))?;
+        let keys = guarded::object_keys(&self.0).map_err(|thrown| describe_thrown(&thrown))?;
         Ok(items(&keys).filter_map(|key| key.as_string()).collect())
     }
 
@@ -84,10 +84,10 @@ impl Node for JsNode {
 
 /// What a getter or trap threw, in words.
 fn describe_thrown(thrown: &JsValue) -> String {
-    if thrown.is_instance_of::<builtins::Error>() {
+    if thrown.is_instance_of::<own_values::Error>() {
         // Read through Reflect: a hostile error's `message` may be a throwing
         // getter or not a string.
-        return match js::get(thrown, &"message".into()).map(|m| m.as_string()) {
+        return match guarded::get(thrown, &"message".into()).map(|m| m.as_string()) {
             Ok(Some(message)) => format!("it threw {message}"),
             _ => "it threw an Error without a readable message".to_string(),
         };
@@ -100,16 +100,17 @@ fn describe_thrown(thrown: &JsValue) -> String {
 
 /// A core error as the JS error class it stands for.
 pub fn to_js_error(error: InputError) -> JsValue {
-    match error.kind {
-        ErrorKind::Type => builtins::TypeError::new(&error.message).into(),
-        ErrorKind::Range => builtins::RangeError::new(&error.message).into(),
+    match error.class {
+        ErrorClass::Type => own_values::TypeError::new(&error.message).into(),
+        ErrorClass::Range => own_values::RangeError::new(&error.message).into(),
     }
 }
 
 /// A JS array's `length`, read through `Reflect` (a Proxy's trap may throw or
 /// lie): a whole number up to 2^32 - 1, or what went wrong, in words.
 fn array_length(value: &JsValue) -> Result<u32, String> {
-    let length = js::get(value, &"length".into()).map_err(|thrown| describe_thrown(&thrown))?;
+    let length =
+        guarded::get(value, &"length".into()).map_err(|thrown| describe_thrown(&thrown))?;
     match length.as_f64() {
         Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as u32),
         _ => Err(format!("it is {}", JsNode(length).kind().describe())),
@@ -133,7 +134,7 @@ pub fn read_array_leaving(
     unread: u32,
     length: Option<u32>,
 ) -> Result<Option<Vec<JsNode>>, JsValue> {
-    if js::is_array(value) != Ok(true) {
+    if guarded::is_array(value) != Ok(true) {
         let got = JsNode(value.clone()).kind().describe();
         return Err(type_error(format!(
             "{argument} must be an array of messages, got {got}"
@@ -148,7 +149,7 @@ pub fn read_array_leaving(
     // cost a call into JS each.
     let mut nodes: Vec<JsNode> = (0..unread).map(|_| JsNode(JsValue::UNDEFINED)).collect();
     for index in unread..actual {
-        let element = js::get_index(value, index).map_err(|thrown| {
+        let element = guarded::get_index(value, index).map_err(|thrown| {
             type_error(format!(
                 "{argument}[{index}] could not be read: {}",
                 describe_thrown(&thrown)
@@ -269,9 +270,9 @@ fn replacement_value(replacement: Replacement, placeholder: &JsValue) -> JsValue
         } => {
             let object = Object::new();
             for (key, value) in fields {
-                builtins::set(&object, key, &JsValue::from_str(value));
+                own_values::set(&object, key, &JsValue::from_str(value));
             }
-            builtins::set(&object, placeholder_key, placeholder);
+            own_values::set(&object, placeholder_key, placeholder);
             object.into()
         }
     }
@@ -298,23 +299,24 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
     if !value.is_object() {
         return Err(format!("it is {}", JsNode(value.clone()).kind().describe()));
     }
-    if js::is_array(value).map_err(thrown)? {
+    if guarded::is_array(value).map_err(thrown)? {
         let length = array_length(value)?;
         let copy = Array::new_with_length(length);
         for index in 0..length {
-            copy.set(index, js::get_index(value, index).map_err(thrown)?);
+            copy.set(index, guarded::get_index(value, index).map_err(thrown)?);
         }
         return Ok(copy.into());
     }
-    let copy = js::object_create(&js::prototype_of(value).map_err(thrown)?).map_err(thrown)?;
-    for key in items(&js::own_keys(value).map_err(thrown)?) {
-        let own = js::own_property(value, &key).map_err(thrown)?;
+    let copy =
+        guarded::object_create(&guarded::prototype_of(value).map_err(thrown)?).map_err(thrown)?;
+    for key in items(&guarded::own_keys(value).map_err(thrown)?) {
+        let own = guarded::own_property(value, &key).map_err(thrown)?;
         let enumerable = own.is_object()
-            && js::get(&own, &"enumerable".into())
+            && guarded::get(&own, &"enumerable".into())
                 .map_err(thrown)?
                 .is_truthy();
         if enumerable {
-            let field = js::get(value, &key).map_err(thrown)?;
+            let field = guarded::get(value, &key).map_err(thrown)?;
             define_data(&copy, &key, field).map_err(thrown)?;
         }
     }
@@ -324,13 +326,13 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
 /// Sets an own, enumerable, writable data property: never a setter on the
 /// prototype chain.
 pub(super) fn define_data(object: &JsValue, key: &JsValue, value: JsValue) -> Result<(), JsValue> {
-    let descriptor = builtins::object(&[
+    let descriptor = own_values::object(&[
         ("value", value),
         ("writable", JsValue::TRUE),
         ("enumerable", JsValue::TRUE),
         ("configurable", JsValue::TRUE),
     ]);
-    builtins::define_property(object, key, &descriptor).map(|_| ())
+    own_values::define_property(object, key, &descriptor).map(|_| ())
 }
 
 /// Returns a copy of `value` with the field at `path` replaced, copying each
@@ -352,7 +354,7 @@ fn replace_at(
     let new_child = if rest.is_empty() {
         replacement
     } else {
-        let child = js::get(&copy, &key).map_err(|thrown| (1, describe_thrown(&thrown)))?;
+        let child = guarded::get(&copy, &key).map_err(|thrown| (1, describe_thrown(&thrown)))?;
         replace_at(&child, rest, replacement).map_err(|(depth, why)| (depth + 1, why))?
     };
     define_data(&copy, &key, new_child).map_err(|thrown| (0, describe_thrown(&thrown)))?;
@@ -374,7 +376,7 @@ pub fn json_to_js(json: &Json) -> JsValue {
         Json::Obj(fields) => {
             let object = Object::new();
             for (key, value) in fields {
-                builtins::set(&object, key, &json_to_js(value));
+                own_values::set(&object, key, &json_to_js(value));
             }
             object.into()
         }

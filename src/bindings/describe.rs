@@ -2,8 +2,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::builtins::{array_of, object, Object};
 use super::convert::{read_array, read_format_option, to_js_error};
+use super::own_values::{array_of, object, Object};
 use super::types::{FormatOptionsArg, MessageList};
 use crate::content::Block;
 use crate::describe::{describe_messages, Description, MessageInfo};

@@ -7,9 +7,9 @@ use super::convert::{
 };
 use super::memo::HistoryMemo;
 use super::types::{FormatOptionsArg, MaxTokensArg, MessageList, PruneOptionsArg};
-use crate::api;
 use crate::error::InputError;
 use crate::history::{COMPACTION_MARKER_NAME, DEFAULT_MAX_TOKENS};
+use crate::history_functions;
 use crate::memo::Recall;
 use crate::node::{Kind, Node};
 use crate::options::{budget_option, count_option, number_option};
@@ -58,7 +58,7 @@ fn estimate(
 ) -> Result<f64, JsValue> {
     let rule = |messages: &[JsNode], recall: Option<&mut Recall>| {
         let format = read_format_option(options.as_ref())?;
-        api::estimate_tokens_with(messages, format, recall)
+        history_functions::estimate_tokens_with(messages, format, recall)
             .map(|tokens| tokens as f64)
             .map_err(to_js_error)
     };
@@ -105,7 +105,8 @@ fn needs(
     let format = read_format_option(options.as_ref())?;
     let max_tokens = read_max_tokens(max_tokens.as_ref())?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    api::needs_compaction_with(&effective, max_tokens, format, recall.as_mut()).map_err(to_js_error)
+    history_functions::needs_compaction_with(&effective, max_tokens, format, recall.as_mut())
+        .map_err(to_js_error)
 }
 
 /// The leading system messages, then everything from the newest compaction
@@ -130,8 +131,8 @@ fn effective(
     let all_nodes = read_array(&all, "all")?;
     let format = read_format_option(options.as_ref())?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    let plan =
-        api::effective_history_with(&all_nodes, format, recall.as_mut()).map_err(to_js_error)?;
+    let plan = history_functions::effective_history_with(&all_nodes, format, recall.as_mut())
+        .map_err(to_js_error)?;
     Ok(materialize(&all_nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "all", None)?.unchecked_into())
 }
 
@@ -166,7 +167,7 @@ fn prune(
         None => (None, &[][..]),
     };
     let mut recall = memo.as_deref_mut().map(|memo| memo.recall(numbers));
-    let plan = api::prune_for_model_with(&nodes, &options, format, recall.as_mut())
+    let plan = history_functions::prune_for_model_with(&nodes, &options, format, recall.as_mut())
         .map_err(to_js_error)?;
     drop(recall);
     Ok(materialize(&nodes, &plan, &placeholder, "effective", memo.as_deref())?.unchecked_into())
@@ -198,7 +199,7 @@ fn cut(
     let format = read_format_option(options.as_ref())?;
     let max_tokens = read_max_tokens(max_tokens.as_ref())?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    let plan = api::emergency_prune_with(&nodes, max_tokens, format, recall.as_mut())
+    let plan = history_functions::emergency_prune_with(&nodes, max_tokens, format, recall.as_mut())
         .map_err(to_js_error)?;
     Ok(materialize(
         &nodes,
@@ -267,7 +268,8 @@ impl HistoryMemo {
         self.read_lazily(&all, "all", numbers, false, &mut |all, recall| {
             let format = read_format_option(options.as_ref())?;
             (instructions, start) =
-                api::effective_bounds_with(all, format, Some(recall)).map_err(to_js_error)?;
+                history_functions::effective_bounds_with(all, format, Some(recall))
+                    .map_err(to_js_error)?;
             Ok(())
         })?;
         Ok(vec![instructions as u32, start as u32])

@@ -7,8 +7,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::builtins::items;
-use super::js;
+use super::guarded;
+use super::own_values::items;
 
 /// The own field of such an instance holding its constructor's fields.
 const CONSTRUCTOR_FIELDS: &str = "lc_kwargs";
@@ -19,28 +19,28 @@ const CONSTRUCTOR_FIELDS: &str = "lc_kwargs";
 /// fields. The error is what threw, or what did not fit.
 pub fn rebuild(original: &JsValue, edited: &JsValue) -> Result<Option<JsValue>, JsValue> {
     let key = JsValue::from_str(CONSTRUCTOR_FIELDS);
-    if js::own_property(original, &key)?.is_undefined() {
+    if guarded::own_property(original, &key)?.is_undefined() {
         return Ok(None);
     }
-    let kept = js::get(original, &key)?;
+    let kept = guarded::get(original, &key)?;
     if !kept.is_object() {
         return Ok(None);
     }
-    let fields: JsValue = super::builtins::object(&[]).into();
-    for name in items(&js::object_keys(&kept)?) {
+    let fields: JsValue = super::own_values::object(&[]).into();
+    for name in items(&guarded::object_keys(&kept)?) {
         // The instance's own value where it has one (the edited payload, or
         // a field the caller changed since), else the constructor's.
-        let value = if js::own_property(edited, &name)?.is_undefined() {
-            js::get(&kept, &name)?
+        let value = if guarded::own_property(edited, &name)?.is_undefined() {
+            guarded::get(&kept, &name)?
         } else {
-            js::get(edited, &name)?
+            guarded::get(edited, &name)?
         };
         super::convert::define_data(&fields, &name, value)?;
     }
-    let prototype = js::prototype_of(original)?;
+    let prototype = guarded::prototype_of(original)?;
     if !prototype.is_object() {
         return Ok(None);
     }
-    let constructor = js::get(&prototype, &"constructor".into())?;
-    js::construct(&constructor, &fields).map(Some)
+    let constructor = guarded::get(&prototype, &"constructor".into())?;
+    guarded::construct(&constructor, &fields).map(Some)
 }

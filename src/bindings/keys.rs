@@ -9,7 +9,7 @@ use std::hash::Hasher;
 
 use wasm_bindgen::prelude::*;
 
-use crate::hash::Fnv1a;
+use crate::util::hash::Fnv1a;
 
 /// Slots of the cache: a name lives in the slot its hash picks, and a name
 /// that hashes to a taken slot replaces the one there. Bounded, and with far

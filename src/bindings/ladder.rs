@@ -1,13 +1,13 @@
 //! The ladder's decisions and the newest turn's start, exported for
 //! `js/context-manager.ts`; not part of the package's public surface.
 
-use super::builtins::{array_of, object};
+use super::own_values::{array_of, object};
 use wasm_bindgen::prelude::*;
 
 use super::convert::{read_array, read_format_option, read_options, to_js_error};
 use super::memo::HistoryMemo;
 use super::types::MessageList;
-use crate::api;
+use crate::history_functions as api;
 use crate::ladder::{
     after_pruning, before_pruning, over_budget, progress_shortfall, Next, Standing,
 };

@@ -4,10 +4,11 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::builtins::{array_of, Array, WeakMap};
 use super::convert::{read_array, read_array_leaving, JsNode};
+use super::own_values::{array_of, Array, WeakMap};
 use crate::memo::{Memo, Recall};
 use crate::prune::DEFAULT_PLACEHOLDER;
+use crate::util::join;
 use wasm_bindgen::JsCast;
 
 /// A rule `HistoryMemo::read_lazily` runs: it reads the messages through the
@@ -106,7 +107,7 @@ impl HistoryMemo {
         let remembered: &Array = remembered.unchecked_ref();
         let same = remembered.get(0) == *placeholder
             && remembered.get(1).as_string()
-                == Some(crate::join::join(paths.iter().map(String::as_str), "\n"));
+                == Some(join::join(paths.iter().map(String::as_str), "\n"));
         same.then(|| remembered.get(2))
     }
 
@@ -118,8 +119,7 @@ impl HistoryMemo {
         copy: &JsValue,
     ) {
         if original.is_object() {
-            let paths =
-                JsValue::from_str(&crate::join::join(paths.iter().map(String::as_str), "\n"));
+            let paths = JsValue::from_str(&join::join(paths.iter().map(String::as_str), "\n"));
             let remembered = array_of([placeholder.clone(), paths, copy.clone()].into_iter());
             self.copies.set(original, &remembered);
         }

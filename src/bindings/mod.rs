@@ -2,16 +2,16 @@
 //! core's `Node` trait, calls the core, and turns its answers back into JS
 //! values and its errors into `TypeError`s and `RangeError`s.
 
-mod builtins;
 mod compact;
 mod convert;
 mod describe;
+mod guarded;
 mod history;
 mod instances;
-mod js;
 mod keys;
 mod ladder;
 mod memo;
+mod own_values;
 mod request;
 mod strings;
 mod types;
@@ -35,6 +35,6 @@ pub fn start() {
             .location()
             .map(|place| format!(" at {}:{}", place.file(), place.line()))
             .unwrap_or_default();
-        builtins::console_error(&format!("kram-compaction: {message}{place}"));
+        own_values::console_error(&format!("kram-compaction: {message}{place}"));
     }));
 }

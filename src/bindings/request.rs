@@ -3,8 +3,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::builtins::{array_of, object};
 use super::convert::{read_array, read_format_option, to_js_error};
+use super::own_values::{array_of, object};
 use super::types::MessageList;
 use crate::request::request_fixes;
 

@@ -9,12 +9,12 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, json_text, output_text,
-    part_type, parts, parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_milli,
-    tool_call_block, type_name, untagged, untyped_role, ATTACHMENT_MILLI,
+    part_type, parts, parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_block,
+    text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
-use crate::formats::{At, Format};
+use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
 
 /// What a cleared result's `output` becomes: a text output holding the
 /// placeholder, or an error-text one for a result that was an error, so the
@@ -28,11 +28,11 @@ const CLEARED_ERROR: Replacement = Replacement::Tagged {
     placeholder_key: "value",
 };
 
-const ROLES: &[(&str, RoleKind)] = &[
-    ("system", RoleKind::System),
-    ("user", RoleKind::User),
-    ("assistant", RoleKind::Assistant),
-    ("tool", RoleKind::Tool),
+const ROLES: &[(&str, Role)] = &[
+    ("system", Role::System),
+    ("user", Role::User),
+    ("assistant", Role::Assistant),
+    ("tool", Role::Tool),
 ];
 
 /// The four roles, no `type` and no OpenAI Chat fields, a system message's
@@ -65,37 +65,38 @@ pub fn misfit_as<N: Node>(message: &N, format: Format) -> Option<String> {
 
 /// Reads one part: its estimate, and what it adds to the view (the calls it
 /// opens or answers, a prunable result).
-pub type PartReader<N> = fn(&N, usize, &str, &At, &mut MessageView) -> Result<u64, InputError>;
+pub type PartReader<N> =
+    fn(&N, usize, &str, &MessageReader, &mut MessageView) -> Result<u64, InputError>;
 
-pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
-    view_with(message, at, part_milli)
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+    view_with(message, reader, part_milli)
 }
 
 /// `view` for either AI SDK version, reading the parts with `read_part`.
 pub fn view_with<N: Node>(
     message: &N,
-    at: &At,
+    reader: &MessageReader,
     read_part: PartReader<N>,
 ) -> Result<MessageView, InputError> {
     if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a message object", message.kind()));
+        return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let (role_name, role) = role_of(message, at, ROLES, "")?;
-    let content = at.get(message, "content", "content")?;
+    let (role_name, role) = role_of(message, reader, ROLES, "")?;
+    let content = reader.get(message, "content", "content")?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;
     match &content {
         Some(text) if text.kind() == Kind::String => {
-            milli += at.text_milli(text);
+            milli += reader.text_milli(text);
         }
         Some(array) if array.kind() == Kind::Array => {
-            let parts = parts(at, array, "content", "a content part object")?;
+            let parts = parts(reader, array, "content", "a content part object")?;
             for (index, (field, part)) in parts.iter().enumerate() {
-                milli += read_part(part, index, field, at, &mut view)?;
+                milli += read_part(part, index, field, reader, &mut view)?;
             }
         }
         other => {
-            return Err(at.type_error(
+            return Err(reader.type_error(
                 "content",
                 "a string or an array of parts",
                 other.as_ref().map_or(Kind::Undefined, Node::kind),
@@ -109,9 +110,9 @@ pub fn view_with<N: Node>(
         first.as_deref(),
     );
     if view.is_marker {
-        view.role = RoleKind::System;
+        view.role = Role::System;
     }
-    view.starts_user_turn = view.role == RoleKind::User;
+    view.starts_user_turn = view.role == Role::User;
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }
@@ -120,18 +121,18 @@ fn part_milli<N: Node>(
     part: &N,
     index: usize,
     field: &str,
-    at: &At,
+    reader: &MessageReader,
     view: &mut MessageView,
 ) -> Result<u64, InputError> {
-    Ok(match part_type(at, part, field)?.as_str() {
-        "text" | "reasoning" => text_milli(part, at, field, "text")?,
+    Ok(match part_type(reader, part, field)?.as_str() {
+        "text" | "reasoning" => text_milli(part, reader, field, "text")?,
         "image" | "file" | "reasoning-file" => ATTACHMENT_MILLI,
-        "tool-call" => tool_call_milli(part, field, at, view, "input")?,
+        "tool-call" => tool_call_milli(part, field, reader, view, "input")?,
         "tool-result" => {
-            let (output_milli, result) = output(part, index, field, at)?;
-            tool_result_milli(part, field, at, view, output_milli, result)?
+            let (output_milli, result) = output(part, index, field, reader)?;
+            tool_result_milli(part, field, reader, view, output_milli, result)?
         }
-        _ => at.json_milli(part),
+        _ => reader.json_milli(part),
     })
 }
 
@@ -140,14 +141,15 @@ fn part_milli<N: Node>(
 pub fn tool_call_milli<N: Node>(
     part: &N,
     field: &str,
-    at: &At,
+    reader: &MessageReader,
     view: &mut MessageView,
     arguments_key: &str,
 ) -> Result<u64, InputError> {
-    let id = at.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+    let id = reader.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
     view.opens.push(id);
-    let arguments = at.get(part, &format!("{field}.{arguments_key}"), arguments_key)?;
-    Ok(text_milli(part, at, field, "toolName")? + arguments.map_or(0, |a| at.json_milli(&a)))
+    let arguments = reader.get(part, &format!("{field}.{arguments_key}"), arguments_key)?;
+    Ok(text_milli(part, reader, field, "toolName")?
+        + arguments.map_or(0, |a| reader.json_milli(&a)))
 }
 
 /// A tool result part: the call it answers, its prunable payload if any, and
@@ -155,15 +157,15 @@ pub fn tool_call_milli<N: Node>(
 pub fn tool_result_milli<N: Node>(
     part: &N,
     field: &str,
-    at: &At,
+    reader: &MessageReader,
     view: &mut MessageView,
     payload_milli: u64,
     result: Option<ToolResult>,
 ) -> Result<u64, InputError> {
-    let id = at.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+    let id = reader.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
     view.answers.push(id);
     view.tool_results.extend(result);
-    Ok(text_milli(part, at, field, "toolName")? + payload_milli)
+    Ok(text_milli(part, reader, field, "toolName")? + payload_milli)
 }
 
 /// A tool result's `output`: its estimate, and the prunable payload unless it
@@ -172,40 +174,40 @@ fn output<N: Node>(
     part: &N,
     index: usize,
     field: &str,
-    at: &At,
+    reader: &MessageReader,
 ) -> Result<(u64, Option<ToolResult>), InputError> {
     let field = format!("{field}.output");
-    let output = match at.get(part, &field, "output")? {
+    let output = match reader.get(part, &field, "output")? {
         Some(output) if output.kind() == Kind::Object => output,
         other => {
             let got = other.map_or(Kind::Undefined, |o| o.kind());
-            return Err(at.type_error(&field, "a tool result output object", got));
+            return Err(reader.type_error(&field, "a tool result output object", got));
         }
     };
-    let kind = part_type(at, &output, &field)?;
+    let kind = part_type(reader, &output, &field)?;
     let value_field = format!("{field}.value");
-    let value = at.get(&output, &value_field, "value")?;
+    let value = reader.get(&output, &value_field, "value")?;
     let (milli, cleared) = match kind.as_str() {
         "text" | "error-text" => {
-            at.payload(&at.required_string_value(&output, &value_field, "value")?)
+            reader.payload(&reader.required_string_value(&output, &value_field, "value")?)
         }
-        "json" | "error-json" => (value.map_or(0, |v| at.json_milli(&v)), false),
+        "json" | "error-json" => (value.map_or(0, |v| reader.json_milli(&v)), false),
         "content" => {
             let Some(value) = value else {
-                return Err(at.type_error(&value_field, "an array", Kind::Undefined));
+                return Err(reader.type_error(&value_field, "an array", Kind::Undefined));
             };
             let mut milli = 0;
-            for (item_field, item) in parts(at, &value, &value_field, "a content object")? {
-                milli += match part_type(at, &item, &item_field)?.as_str() {
-                    "text" => text_milli(&item, at, &item_field, "text")?,
+            for (item_field, item) in parts(reader, &value, &value_field, "a content object")? {
+                milli += match part_type(reader, &item, &item_field)?.as_str() {
+                    "text" => text_milli(&item, reader, &item_field, "text")?,
                     "media" | "image-data" | "image-url" | "image-file-id" | "file-data"
                     | "file-url" | "file-id" => ATTACHMENT_MILLI,
-                    _ => at.json_milli(&item),
+                    _ => reader.json_milli(&item),
                 };
             }
             (milli, false)
         }
-        _ => return Ok((at.json_milli(&output), None)),
+        _ => return Ok((reader.json_milli(&output), None)),
     };
     let replacement = if kind.starts_with("error") {
         CLEARED_ERROR
@@ -230,13 +232,13 @@ fn output<N: Node>(
 /// The marker: a user message of one text part holding the tagged summary.
 /// A user message because AI SDK 6 warns about, and 7 refuses, system
 /// messages inside `messages`.
-pub fn marker(text: &str) -> crate::json::Json {
+pub fn marker(text: &str) -> crate::util::json::Json {
     crate::formats::shared::tagged_user_message("text", text)
 }
 
 /// The content blocks of a message, for the transcript. Call `view` first.
-pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
-    content_with(message, at, |part, kind, blocks| match kind {
+pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
+    content_with(message, reader, |part, kind, blocks| match kind {
         "tool-call" => blocks.push(tool_call_block(part, "toolCallId", "toolName", "input")),
         "tool-result" => tool_result_blocks(part, blocks),
         other => blocks.push(Block::Attachment(other.to_string())),
@@ -247,15 +249,13 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
 /// same, `other_part` reads the rest.
 pub fn content_with<N: Node>(
     message: &N,
-    at: &At,
+    reader: &MessageReader,
     mut other_part: impl FnMut(&N, &str, &mut Vec<Block>),
 ) -> Result<Content, InputError> {
-    let role = at.required_string(message, "role", "role")?;
-    let content = at.get(message, "content", "content")?;
+    let role = reader.required_string(message, "role", "role")?;
+    let content = reader.get(message, "content", "content")?;
     let blocks = content_blocks(content.as_ref(), &mut |part, kind, blocks| match kind {
-        "text" => blocks.push(Block::Text(
-            untagged(&string_field(part, "text").unwrap_or_default()).to_string(),
-        )),
+        "text" => blocks.push(text_block(part)),
         "reasoning" => blocks.push(Block::Reasoning(
             string_field(part, "text").unwrap_or_default(),
         )),

@@ -12,7 +12,7 @@ use crate::formats::ai_sdk;
 use crate::formats::shared::{
     json_text, part_type, string_field, text_milli, tool_call_block, ATTACHMENT_MILLI,
 };
-use crate::formats::{At, Format};
+use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, PathStep, Replacement, ToolResult};
 
@@ -21,30 +21,30 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
     ai_sdk::misfit_as(message, Format::AiSdk4)
 }
 
-pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
-    ai_sdk::view_with(message, at, part_milli)
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+    ai_sdk::view_with(message, reader, part_milli)
 }
 
 fn part_milli<N: Node>(
     part: &N,
     index: usize,
     field: &str,
-    at: &At,
+    reader: &MessageReader,
     view: &mut MessageView,
 ) -> Result<u64, InputError> {
-    Ok(match part_type(at, part, field)?.as_str() {
-        "text" | "reasoning" => text_milli(part, at, field, "text")?,
+    Ok(match part_type(reader, part, field)?.as_str() {
+        "text" | "reasoning" => text_milli(part, reader, field, "text")?,
         "redacted-reasoning" => {
-            let data = at.required_string_value(part, &format!("{field}.data"), "data")?;
-            at.encrypted_milli(&data)
+            let data = reader.required_string_value(part, &format!("{field}.data"), "data")?;
+            reader.encrypted_milli(&data)
         }
         "image" | "file" => ATTACHMENT_MILLI,
-        "tool-call" => ai_sdk::tool_call_milli(part, field, at, view, "args")?,
+        "tool-call" => ai_sdk::tool_call_milli(part, field, reader, view, "args")?,
         "tool-result" => {
-            let (milli, result) = result(part, index, field, at)?;
-            ai_sdk::tool_result_milli(part, field, at, view, milli, result)?
+            let (milli, result) = result(part, index, field, reader)?;
+            ai_sdk::tool_result_milli(part, field, reader, view, milli, result)?
         }
-        _ => at.json_milli(part),
+        _ => reader.json_milli(part),
     })
 }
 
@@ -57,22 +57,22 @@ fn result<N: Node>(
     part: &N,
     index: usize,
     field: &str,
-    at: &At,
+    reader: &MessageReader,
 ) -> Result<(u64, Option<ToolResult>), InputError> {
     let result_field = format!("{field}.result");
-    let result = at.get(part, &result_field, "result")?;
+    let result = reader.get(part, &result_field, "result")?;
     let (milli, cleared) = match &result {
-        Some(text) if text.kind() == Kind::String => at.payload(text),
-        Some(value) => (at.json_milli(value), false),
+        Some(text) if text.kind() == Kind::String => reader.payload(text),
+        Some(value) => (reader.json_milli(value), false),
         None => (0, false),
     };
-    let rich = at.get(
+    let rich = reader.get(
         part,
         &format!("{field}.experimental_content"),
         "experimental_content",
     )?;
     if let Some(rich) = rich {
-        return Ok((milli + at.json_milli(&rich), None));
+        return Ok((milli + reader.json_milli(&rich), None));
     }
     Ok((
         milli,
@@ -92,13 +92,13 @@ fn result<N: Node>(
 /// The marker: a user message of one text part holding the tagged summary,
 /// as for `ModelMessage`s (`ai` 4 sends a system message inside `messages`
 /// as it is, but the same marker reads the same in both versions).
-pub fn marker(text: &str) -> crate::json::Json {
+pub fn marker(text: &str) -> crate::util::json::Json {
     ai_sdk::marker(text)
 }
 
 /// The content blocks of a message, for the transcript. Call `view` first.
-pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
-    ai_sdk::content_with(message, at, |part, kind, blocks| match kind {
+pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
+    ai_sdk::content_with(message, reader, |part, kind, blocks| match kind {
         "tool-call" => blocks.push(tool_call_block(part, "toolCallId", "toolName", "args")),
         "tool-result" => {
             let result = part.field("result").ok().flatten();

@@ -16,16 +16,16 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     foreign_field, is_marker, json_text, part_type, parts, parts_array, role_misfit, role_of,
-    string_field, string_role, tagged, text_milli, type_name, untagged, ATTACHMENT_MILLI,
+    string_field, string_role, tagged, text_block, text_milli, type_name, ATTACHMENT_MILLI,
 };
-use crate::formats::At;
+use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
 
-const ROLES: &[(&str, RoleKind)] = &[
-    ("system", RoleKind::System),
-    ("user", RoleKind::User),
-    ("assistant", RoleKind::Assistant),
+const ROLES: &[(&str, Role)] = &[
+    ("system", Role::System),
+    ("user", Role::User),
+    ("assistant", Role::Assistant),
 ];
 
 /// The parts `convertToModelMessages` never sends.
@@ -63,16 +63,16 @@ fn is_tool_part(kind: &str) -> bool {
     kind.starts_with("tool-") || kind == "dynamic-tool"
 }
 
-pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a message object", message.kind()));
+        return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let (role_name, role) = role_of(message, at, ROLES, "")?;
-    let parts_value = match at.get(message, "parts", "parts")? {
+    let (role_name, role) = role_of(message, reader, ROLES, "")?;
+    let parts_value = match reader.get(message, "parts", "parts")? {
         Some(value) if value.kind() == Kind::Array => value,
         other => {
             let got = other.as_ref().map_or(Kind::Undefined, Node::kind);
-            return Err(at.type_error("parts", "an array of parts", got));
+            return Err(reader.type_error("parts", "an array of parts", got));
         }
     };
     let mut view = MessageView::empty(role);
@@ -84,11 +84,11 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let mut step = StepParts::default();
     // The results before the newest step that has parts.
     let mut step_boundary = 0;
-    for (index, (field, part)) in parts(at, &parts_value, "parts", "a part object")?
+    for (index, (field, part)) in parts(reader, &parts_value, "parts", "a part object")?
         .iter()
         .enumerate()
     {
-        let kind = part_type(at, part, field)?;
+        let kind = part_type(reader, part, field)?;
         if kind != "step-start" {
             // This part is in the step that began at the latest boundary.
             view.earlier_step_results = step_boundary;
@@ -96,7 +96,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         milli += match kind.as_str() {
             "text" | "reasoning" => {
                 step.sent = true;
-                text_milli(part, at, field, "text")?
+                text_milli(part, reader, field, "text")?
             }
             "file" => {
                 step.sent = true;
@@ -109,16 +109,17 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
                 0
             }
             kind if UNSENT_PARTS.contains(&kind) => 0,
-            kind if is_tool_part(kind) => match tool_part(part, kind, index, field, at, &mut view)?
-            {
-                Some(sent) => {
-                    step.sent = true;
-                    step.results |= sent.answered;
-                    sent.milli
+            kind if is_tool_part(kind) => {
+                match tool_part(part, kind, index, field, reader, &mut view)? {
+                    Some(sent) => {
+                        step.sent = true;
+                        step.results |= sent.answered;
+                        sent.milli
+                    }
+                    None => 0,
                 }
-                None => 0,
-            },
-            _ => at.json_milli(part),
+            }
+            _ => reader.json_milli(part),
         };
     }
     model_messages += step.model_messages();
@@ -128,9 +129,9 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     };
     view.is_marker = is_marker(&role_name, None, first.as_deref());
     if view.is_marker {
-        view.role = RoleKind::System;
+        view.role = Role::System;
     }
-    view.starts_user_turn = view.role == RoleKind::User;
+    view.starts_user_turn = view.role == Role::User;
     view.tokens = MESSAGE_OVERHEAD * model_messages.max(1) + estimate::milli_to_tokens(milli);
     Ok(view)
 }
@@ -164,21 +165,21 @@ fn tool_part<N: Node>(
     kind: &str,
     index: usize,
     field: &str,
-    at: &At,
+    reader: &MessageReader,
     view: &mut MessageView,
 ) -> Result<Option<SentTool>, InputError> {
-    let id = at.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
-    let state = at.required_string(part, &format!("{field}.state"), "state")?;
+    let id = reader.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+    let state = reader.required_string(part, &format!("{field}.state"), "state")?;
     if state == "input-streaming" {
         return Ok(None);
     }
     let name_milli = if kind == "dynamic-tool" {
-        text_milli(part, at, field, "toolName")?
+        text_milli(part, reader, field, "toolName")?
     } else {
-        at.milli(kind.strip_prefix("tool-").unwrap_or(kind))
+        reader.milli(kind.strip_prefix("tool-").unwrap_or(kind))
     };
-    let input = at.get(part, &format!("{field}.input"), "input")?;
-    let mut milli = name_milli + input.map_or(0, |input| at.json_milli(&input));
+    let input = reader.get(part, &format!("{field}.input"), "input")?;
+    let mut milli = name_milli + input.map_or(0, |input| reader.json_milli(&input));
     view.opens.push(id.clone());
     let payload_key = match state.as_str() {
         "output-available" => "output",
@@ -197,14 +198,14 @@ fn tool_part<N: Node>(
         }
     };
     let payload_field = format!("{field}.{payload_key}");
-    let payload = at.get(part, &payload_field, payload_key)?;
+    let payload = reader.get(part, &payload_field, payload_key)?;
     let (payload_milli, cleared) = match &payload {
-        Some(text) if text.kind() == Kind::String => at.payload(text),
+        Some(text) if text.kind() == Kind::String => reader.payload(text),
         Some(_) if payload_key == "errorText" => {
             let got = payload.as_ref().map_or(Kind::Undefined, Node::kind);
-            return Err(at.type_error(&payload_field, "a string", got));
+            return Err(reader.type_error(&payload_field, "a string", got));
         }
-        Some(value) => (at.json_milli(value), false),
+        Some(value) => (reader.json_milli(value), false),
         None => (0, false),
     };
     milli += payload_milli;
@@ -230,11 +231,11 @@ fn tool_part<N: Node>(
 /// with an id made from the summary (a chat UI keys its rows by id). A user
 /// message because AI SDK 6 warns about, and 7 refuses, system messages
 /// among the model messages that `convertToModelMessages` makes.
-pub fn marker(text: &str) -> crate::json::Json {
-    use crate::json::{object, Json};
+pub fn marker(text: &str) -> crate::util::json::Json {
+    use crate::util::json::{object, Json};
     use std::hash::Hasher;
     let tagged = tagged(text);
-    let mut hash = crate::hash::Fnv1a::default();
+    let mut hash = crate::util::hash::Fnv1a::default();
     hash.write(tagged.as_bytes());
     let part = object([("type", "text".into()), ("text", tagged.into())]);
     object([
@@ -248,8 +249,8 @@ pub fn marker(text: &str) -> crate::json::Json {
 }
 
 /// The content blocks of a message, for the transcript. Call `view` first.
-pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
-    let role = at.required_string(message, "role", "role")?;
+pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
+    let role = reader.required_string(message, "role", "role")?;
     let mut blocks = Vec::new();
     let parts = message.field("parts").ok().flatten();
     for part in (0..parts.as_ref().and_then(|p| p.array_len()).unwrap_or(0))
@@ -259,9 +260,7 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
             continue;
         };
         match kind.as_str() {
-            "text" => blocks.push(Block::Text(
-                untagged(&string_field(&part, "text").unwrap_or_default()).to_string(),
-            )),
+            "text" => blocks.push(text_block(&part)),
             "reasoning" => blocks.push(Block::Reasoning(
                 string_field(&part, "text").unwrap_or_default(),
             )),

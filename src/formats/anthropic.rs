@@ -10,14 +10,14 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, output_text, part_type, parts,
-    parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_milli, tool_call_block,
-    type_name, untagged, untyped_role, ATTACHMENT_MILLI,
+    parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_block, text_milli,
+    tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
-use crate::formats::{At, Format};
+use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
 
-const ROLES: &[(&str, RoleKind)] = &[("user", RoleKind::User), ("assistant", RoleKind::Assistant)];
+const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
 
 /// A user or assistant message with a string or an array content, no OpenAI
@@ -51,12 +51,12 @@ fn is_reply<N: Node>(message: &N, content: Kind) -> bool {
         && content == Kind::Array
 }
 
-pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a message object", message.kind()));
+        return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let (role_name, mut role) = role_of(message, at, ROLES, NO_SYSTEM_ROLE)?;
-    let content = at.get(message, "content", "content")?;
+    let (role_name, mut role) = role_of(message, reader, ROLES, NO_SYSTEM_ROLE)?;
+    let content = reader.get(message, "content", "content")?;
     let mut milli = 0;
     let mut opens = Vec::new();
     let mut answers = Vec::new();
@@ -64,37 +64,37 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let mut other_blocks = 0;
     match &content {
         Some(text) if text.kind() == Kind::String => {
-            milli += at.text_milli(text);
+            milli += reader.text_milli(text);
             other_blocks += 1;
         }
         Some(array) if array.kind() == Kind::Array => {
-            let blocks = parts(at, array, "content", "a content block object")?;
+            let blocks = parts(reader, array, "content", "a content block object")?;
             for (index, (field, block)) in blocks.iter().enumerate() {
-                let kind = part_type(at, block, field)?;
+                let kind = part_type(reader, block, field)?;
                 if kind != "tool_result" {
                     other_blocks += 1;
                 }
                 milli += match kind.as_str() {
                     "tool_use" => {
-                        opens.push(at.required_string(block, &format!("{field}.id"), "id")?);
-                        let input = at.get(block, &format!("{field}.input"), "input")?;
-                        text_milli(block, at, field, "name")?
-                            + input.map_or(0, |i| at.json_milli(&i))
+                        opens.push(reader.required_string(block, &format!("{field}.id"), "id")?);
+                        let input = reader.get(block, &format!("{field}.input"), "input")?;
+                        text_milli(block, reader, field, "name")?
+                            + input.map_or(0, |i| reader.json_milli(&i))
                     }
                     "tool_result" => {
                         let id_field = format!("{field}.tool_use_id");
-                        answers.push(at.required_string(block, &id_field, "tool_use_id")?);
-                        let result = tool_result(block, index, field, at)?;
+                        answers.push(reader.required_string(block, &id_field, "tool_use_id")?);
+                        let result = tool_result(block, index, field, reader)?;
                         let tokens = result.as_ref().map_or(0, |r| r.1);
                         tool_results.extend(result.map(|r| r.0));
                         tokens
                     }
-                    _ => block_milli(block, &kind, field, at)?,
+                    _ => block_milli(block, &kind, field, reader)?,
                 };
             }
         }
         other => {
-            return Err(at.type_error(
+            return Err(reader.type_error(
                 "content",
                 "a string or an array of content blocks",
                 other.as_ref().map_or(Kind::Undefined, Node::kind),
@@ -107,15 +107,15 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         tag_candidate(&role_name, content.as_ref()).as_deref(),
     );
     if marker {
-        role = RoleKind::System;
+        role = Role::System;
     } else if !answers.is_empty() && other_blocks == 0 {
-        role = RoleKind::Tool;
+        role = Role::Tool;
     }
     Ok(MessageView {
         role,
         // A user message that carries tool results answers the assistant's
         // tool_use: a cut there would orphan it, so it never starts a turn.
-        starts_user_turn: role == RoleKind::User && answers.is_empty(),
+        starts_user_turn: role == Role::User && answers.is_empty(),
         is_marker: marker,
         tokens: MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli),
         opens,
@@ -128,17 +128,22 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
 
 /// Text, thinking, images and documents, and anything else by its JSON (the
 /// server tools' blocks among them).
-fn block_milli<N: Node>(block: &N, kind: &str, field: &str, at: &At) -> Result<u64, InputError> {
+fn block_milli<N: Node>(
+    block: &N,
+    kind: &str,
+    field: &str,
+    reader: &MessageReader,
+) -> Result<u64, InputError> {
     Ok(match kind {
-        "text" => text_milli(block, at, field, "text")?,
-        "thinking" => text_milli(block, at, field, "thinking")?,
+        "text" => text_milli(block, reader, field, "text")?,
+        "thinking" => text_milli(block, reader, field, "thinking")?,
         // The encrypted thinking stands for the thinking it hides.
         "redacted_thinking" => {
-            let data = at.required_string_value(block, &format!("{field}.data"), "data")?;
-            at.encrypted_milli(&data)
+            let data = reader.required_string_value(block, &format!("{field}.data"), "data")?;
+            reader.encrypted_milli(&data)
         }
         "image" | "document" => ATTACHMENT_MILLI,
-        _ => at.json_milli(block),
+        _ => reader.json_milli(block),
     })
 }
 
@@ -148,26 +153,26 @@ fn tool_result<N: Node>(
     block: &N,
     index: usize,
     field: &str,
-    at: &At,
+    reader: &MessageReader,
 ) -> Result<Option<(ToolResult, u64)>, InputError> {
     let content_field = format!("{field}.content");
-    let Some(content) = at.get(block, &content_field, "content")? else {
+    let Some(content) = reader.get(block, &content_field, "content")? else {
         return Ok(None);
     };
     let (milli, cleared) = match content.kind() {
-        Kind::String => at.payload(&content),
+        Kind::String => reader.payload(&content),
         Kind::Array => {
             let mut milli = 0;
             for (inner_field, inner) in
-                parts(at, &content, &content_field, "a content block object")?
+                parts(reader, &content, &content_field, "a content block object")?
             {
-                let kind = part_type(at, &inner, &inner_field)?;
-                milli += block_milli(&inner, &kind, &inner_field, at)?;
+                let kind = part_type(reader, &inner, &inner_field)?;
+                milli += block_milli(&inner, &kind, &inner_field, reader)?;
             }
             (milli, false)
         }
         other => {
-            return Err(at.type_error(
+            return Err(reader.type_error(
                 &content_field,
                 "a string or an array of content blocks",
                 other,
@@ -191,18 +196,16 @@ fn tool_result<N: Node>(
 /// The list has no system role and the API refuses unknown fields; a user
 /// message is accepted as sent, and the API joins it with the user message
 /// that follows it.
-pub fn marker(text: &str) -> crate::json::Json {
+pub fn marker(text: &str) -> crate::util::json::Json {
     crate::formats::shared::tagged_user_message("text", text)
 }
 
 /// The content blocks of a message, for the transcript. Call `view` first.
-pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
-    let role = at.required_string(message, "role", "role")?;
-    let content = at.get(message, "content", "content")?;
+pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
+    let role = reader.required_string(message, "role", "role")?;
+    let content = reader.get(message, "content", "content")?;
     let blocks = content_blocks(content.as_ref(), &mut |block, kind, blocks| match kind {
-        "text" => blocks.push(Block::Text(
-            untagged(&string_field(block, "text").unwrap_or_default()).to_string(),
-        )),
+        "text" => blocks.push(text_block(block)),
         "thinking" => blocks.push(Block::Reasoning(
             string_field(block, "thinking").unwrap_or_default(),
         )),

@@ -15,11 +15,11 @@ use crate::formats::shared::{
     foreign_field, has, is_marker, json_text, parts, parts_array, role_misfit, role_of,
     string_field, untagged, ATTACHMENT_MILLI,
 };
-use crate::formats::At;
+use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
 
-const ROLES: &[(&str, RoleKind)] = &[("user", RoleKind::User), ("model", RoleKind::Assistant)];
+const ROLES: &[(&str, Role)] = &[("user", Role::User), ("model", Role::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `systemInstruction`)";
 
 /// `functionResponse.response` after pruning: Gemini reads the `output` key
@@ -69,19 +69,19 @@ struct Reading {
     other_parts: usize,
 }
 
-pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a content object", message.kind()));
+        return Err(reader.type_error("", "a content object", message.kind()));
     }
-    let (role_name, mut role) = match at.get(message, "role", "role")? {
-        None => ("user".to_string(), RoleKind::User),
-        Some(_) => role_of(message, at, ROLES, NO_SYSTEM_ROLE)?,
+    let (role_name, mut role) = match reader.get(message, "role", "role")? {
+        None => ("user".to_string(), Role::User),
+        Some(_) => role_of(message, reader, ROLES, NO_SYSTEM_ROLE)?,
     };
-    let parts_value = match at.get(message, "parts", "parts")? {
+    let parts_value = match reader.get(message, "parts", "parts")? {
         Some(value) if value.kind() == Kind::Array => value,
         other => {
             let got = other.as_ref().map_or(Kind::Undefined, Node::kind);
-            return Err(at.type_error("parts", "an array of parts", got));
+            return Err(reader.type_error("parts", "an array of parts", got));
         }
     };
     let mut reading = Reading {
@@ -91,7 +91,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         tool_results: Vec::new(),
         other_parts: 0,
     };
-    let parts = parts(at, &parts_value, "parts", "a part object")?;
+    let parts = parts(reader, &parts_value, "parts", "a part object")?;
     let mut calls_by_name: Vec<String> = Vec::new();
     let mut responses_by_name: Vec<String> = Vec::new();
     for (index, (field, part)) in parts.iter().enumerate() {
@@ -99,7 +99,7 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
             part,
             index,
             field,
-            at,
+            reader,
             &mut reading,
             &mut calls_by_name,
             &mut responses_by_name,
@@ -111,15 +111,15 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
         .and_then(|(_, part)| string_field(part, "text"));
     let marker = is_marker(&role_name, None, first_text.as_deref());
     if marker {
-        role = RoleKind::System;
+        role = Role::System;
     } else if !reading.answers.is_empty() && reading.other_parts == 0 {
-        role = RoleKind::Tool;
+        role = Role::Tool;
     }
     Ok(MessageView {
         role,
         // A user content carrying function responses answers the model's
         // calls: a cut there would orphan them, so it never starts a turn.
-        starts_user_turn: role == RoleKind::User && reading.answers.is_empty(),
+        starts_user_turn: role == Role::User && reading.answers.is_empty(),
         is_marker: marker,
         tokens: MESSAGE_OVERHEAD + estimate::milli_to_tokens(reading.milli),
         opens: reading.opens,
@@ -146,21 +146,25 @@ fn position_key(index: usize, name: &str, ordinal: usize) -> String {
 
 /// An optional string field of an object field (`functionCall.id`).
 fn optional_text<N: Node>(
-    at: &At,
+    reader: &MessageReader,
     value: &N,
     field: &str,
     key: &str,
 ) -> Result<Option<String>, InputError> {
-    let child = at.string(value, &format!("{field}.{key}"), key)?;
-    Ok(child.and_then(|c| c.text().map(|t| t.into_owned())))
+    reader.optional_string(value, &format!("{field}.{key}"), key)
 }
 
 /// An object field of a part (`functionCall`), checked.
-fn object_field<N: Node>(at: &At, part: &N, field: &str, key: &str) -> Result<N, InputError> {
+fn object_field<N: Node>(
+    reader: &MessageReader,
+    part: &N,
+    field: &str,
+    key: &str,
+) -> Result<N, InputError> {
     let field = format!("{field}.{key}");
-    match at.get(part, &field, key)? {
+    match reader.get(part, &field, key)? {
         Some(value) if value.kind() == Kind::Object => Ok(value),
-        other => Err(at.type_error(
+        other => Err(reader.type_error(
             &field,
             "an object",
             other.as_ref().map_or(Kind::Undefined, Node::kind),
@@ -173,19 +177,19 @@ fn read_part<N: Node>(
     part: &N,
     index: usize,
     field: &str,
-    at: &At,
+    reader: &MessageReader,
     reading: &mut Reading,
     calls_by_name: &mut Vec<String>,
     responses_by_name: &mut Vec<String>,
 ) -> Result<(), InputError> {
     // Carried back as it came; counted like the other providers' encrypted
     // reasoning, from its length.
-    if let Some(signature) = at.string(
+    if let Some(signature) = reader.string(
         part,
         &format!("{field}.thoughtSignature"),
         "thoughtSignature",
     )? {
-        reading.milli += at.encrypted_milli(&signature);
+        reading.milli += reader.encrypted_milli(&signature);
     }
     let ordinal = |seen: &mut Vec<String>, name: &str| {
         let n = seen.iter().filter(|seen| *seen == name).count();
@@ -194,36 +198,36 @@ fn read_part<N: Node>(
     };
     if has(part, "functionResponse") {
         let response_field = format!("{field}.functionResponse");
-        let response = object_field(at, part, field, "functionResponse")?;
-        let id = optional_text(at, &response, &response_field, "id")?;
-        let name = optional_text(at, &response, &response_field, "name")?.unwrap_or_default();
+        let response = object_field(reader, part, field, "functionResponse")?;
+        let id = optional_text(reader, &response, &response_field, "id")?;
+        let name = optional_text(reader, &response, &response_field, "name")?.unwrap_or_default();
         let n = ordinal(responses_by_name, &name);
         reading.answers.extend(id);
-        if let Some(before) = at.index.checked_sub(1) {
+        if let Some(before) = reader.index.checked_sub(1) {
             reading.answers.push(position_key(before, &name, n));
         }
-        reading.milli += at.milli(&name);
-        reading.milli += function_response(&response, index, &response_field, at, reading)?;
+        reading.milli += reader.milli(&name);
+        reading.milli += function_response(&response, index, &response_field, reader, reading)?;
         return Ok(());
     }
     reading.other_parts += 1;
-    if let Some(text) = at.string(part, &format!("{field}.text"), "text")? {
-        reading.milli += at.text_milli(&text);
+    if let Some(text) = reader.string(part, &format!("{field}.text"), "text")? {
+        reading.milli += reader.text_milli(&text);
     } else if has(part, "inlineData") || has(part, "fileData") {
         reading.milli += ATTACHMENT_MILLI;
     } else if has(part, "functionCall") {
         let call_field = format!("{field}.functionCall");
-        let call = object_field(at, part, field, "functionCall")?;
-        let id = optional_text(at, &call, &call_field, "id")?;
-        let name = optional_text(at, &call, &call_field, "name")?.unwrap_or_default();
+        let call = object_field(reader, part, field, "functionCall")?;
+        let id = optional_text(reader, &call, &call_field, "id")?;
+        let name = optional_text(reader, &call, &call_field, "name")?.unwrap_or_default();
         let n = ordinal(calls_by_name, &name);
         reading.opens.extend(id);
-        reading.opens.push(position_key(at.index, &name, n));
-        let args = at.get(&call, &format!("{call_field}.args"), "args")?;
-        reading.milli += at.milli(&name) + args.map_or(0, |a| at.json_milli(&a));
+        reading.opens.push(position_key(reader.index, &name, n));
+        let args = reader.get(&call, &format!("{call_field}.args"), "args")?;
+        reading.milli += reader.milli(&name) + args.map_or(0, |a| reader.json_milli(&a));
     } else {
         // Code, its result, server tools' calls and anything newer.
-        reading.milli += at.json_milli(part);
+        reading.milli += reader.json_milli(part);
     }
     Ok(())
 }
@@ -234,20 +238,20 @@ fn function_response<N: Node>(
     response: &N,
     index: usize,
     field: &str,
-    at: &At,
+    reader: &MessageReader,
     reading: &mut Reading,
 ) -> Result<u64, InputError> {
     let mut milli = 0;
-    if let Some(inner) = at.get(response, &format!("{field}.parts"), "parts")? {
+    if let Some(inner) = reader.get(response, &format!("{field}.parts"), "parts")? {
         milli += ATTACHMENT_MILLI
-            * parts(at, &inner, &format!("{field}.parts"), "a part object")?.len() as u64;
+            * parts(reader, &inner, &format!("{field}.parts"), "a part object")?.len() as u64;
     }
     let payload_field = format!("{field}.response");
-    let Some(payload) = at.get(response, &payload_field, "response")? else {
+    let Some(payload) = reader.get(response, &payload_field, "response")? else {
         return Ok(milli);
     };
     if payload.kind() != Kind::Object {
-        return Err(at.type_error(&payload_field, "an object", payload.kind()));
+        return Err(reader.type_error(&payload_field, "an object", payload.kind()));
     }
     let keys = payload.keys().unwrap_or_default();
     let only_key = (keys.len() == 1).then(|| keys[0].as_str());
@@ -256,8 +260,8 @@ fn function_response<N: Node>(
         .and_then(|key| payload.field(key).ok().flatten())
         .filter(|value| value.kind() == Kind::String);
     let (payload_milli, cleared) = match single_text {
-        Some(text) => at.payload(&text),
-        None => (at.json_milli(&payload), false),
+        Some(text) => reader.payload(&text),
+        None => (reader.json_milli(&payload), false),
     };
     let is_error = has(&payload, "error") && !has(&payload, "output");
     reading.tool_results.push(ToolResult {
@@ -282,15 +286,15 @@ fn function_response<N: Node>(
 /// Contents have only the user and model roles and no field for a name (the
 /// system prompt is `systemInstruction`, outside `contents`); a user content
 /// is sent as it is.
-pub fn marker(text: &str) -> crate::json::Json {
-    use crate::json::{object, Json};
+pub fn marker(text: &str) -> crate::util::json::Json {
+    use crate::util::json::{object, Json};
     let part = object([("text", crate::formats::shared::tagged(text).into())]);
     object([("role", "user".into()), ("parts", Json::Arr(vec![part]))])
 }
 
 /// The parts of a content, for the transcript. Call `view` first.
-pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
-    let role = match at.string(message, "role", "role")? {
+pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
+    let role = match reader.string(message, "role", "role")? {
         Some(role) => role.text().map(|t| t.into_owned()).unwrap_or_default(),
         None => "user".to_string(),
     };

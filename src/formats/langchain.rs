@@ -13,13 +13,13 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    has, is_marker, json_text, string_field, tag_candidate, tagged, type_name, untagged,
-    ATTACHMENT_MILLI,
+    has, is_marker, json_text, part_at, part_count, string_field, tag_candidate, tagged,
+    text_block, type_name, untagged, ATTACHMENT_MILLI,
 };
-use crate::formats::At;
-use crate::json::{object, Json};
+use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::util::json::{object, Json};
+use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
 
 /// The message classes of `@langchain/core/messages` (and their chunks), by
 /// the `type` each one's instances have (`"human"`, `"ai"`, ...).
@@ -74,9 +74,9 @@ impl<N: Node> Body<'_, N> {
     }
 }
 
-fn body<'a, N: Node>(message: &'a N, at: &At) -> Result<Body<'a, N>, InputError> {
+fn body<'a, N: Node>(message: &'a N, reader: &MessageReader) -> Result<Body<'a, N>, InputError> {
     if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a message object", message.kind()));
+        return Err(reader.type_error("", "a message object", message.kind()));
     }
     if has(message, LIVE_KWARGS) {
         return Ok(Body {
@@ -86,7 +86,7 @@ fn body<'a, N: Node>(message: &'a N, at: &At) -> Result<Body<'a, N>, InputError>
             live: true,
         });
     }
-    match at.get(message, KWARGS, KWARGS)? {
+    match reader.get(message, KWARGS, KWARGS)? {
         Some(kwargs) if kwargs.kind() == Kind::Object => Ok(Body {
             message,
             kwargs: Some(kwargs),
@@ -95,7 +95,7 @@ fn body<'a, N: Node>(message: &'a N, at: &At) -> Result<Body<'a, N>, InputError>
         }),
         other => {
             let got = other.map_or(Kind::Undefined, |o| o.kind());
-            Err(at.type_error(KWARGS, "an object", got))
+            Err(reader.type_error(KWARGS, "an object", got))
         }
     }
 }
@@ -139,20 +139,24 @@ pub fn has_langchain_fields<N: Node>(message: &N) -> Option<String> {
 
 /// The message type (`"human"`, `"ai"`, ...): a live instance's `type`, or
 /// that of the class a serialised one names last in its `id`.
-fn message_type<N: Node>(message: &N, body: &Body<'_, N>, at: &At) -> Result<String, InputError> {
+fn message_type<N: Node>(
+    message: &N,
+    body: &Body<'_, N>,
+    reader: &MessageReader,
+) -> Result<String, InputError> {
     if body.live {
-        return at.required_string(message, "type", "type");
+        return reader.required_string(message, "type", "type");
     }
-    let Some(id) = at.get(message, "id", "id")? else {
-        return Err(at.type_error("id", "an array of strings", Kind::Undefined));
+    let Some(id) = reader.get(message, "id", "id")? else {
+        return Err(reader.type_error("id", "an array of strings", Kind::Undefined));
     };
     let Some(len) = id.array_len().filter(|len| *len > 0) else {
-        return Err(at.type_error("id", "a non-empty array of strings", id.kind()));
+        return Err(reader.type_error("id", "a non-empty array of strings", id.kind()));
     };
     let field = format!("id[{}]", len - 1);
-    let last = at.item(&id, &field, len - 1)?;
+    let last = reader.item(&id, &field, len - 1)?;
     let Some(class) = last.text() else {
-        return Err(at.type_error(&field, "a string", last.kind()));
+        return Err(reader.type_error(&field, "a string", last.kind()));
     };
     Ok(CLASSES
         .iter()
@@ -166,58 +170,58 @@ fn message_type<N: Node>(message: &N, body: &Body<'_, N>, at: &At) -> Result<Str
 fn role_of<N: Node>(
     message: &N,
     body: &Body<'_, N>,
-    at: &At,
-) -> Result<(String, RoleKind), InputError> {
-    let kind = message_type(message, body, at)?;
+    reader: &MessageReader,
+) -> Result<(String, Role), InputError> {
+    let kind = message_type(message, body, reader)?;
     let role = match kind.as_str() {
-        "human" => RoleKind::User,
-        "ai" => RoleKind::Assistant,
-        "tool" | "function" => RoleKind::Tool,
-        "system" => RoleKind::System,
+        "human" => Role::User,
+        "ai" => Role::Assistant,
+        "tool" | "function" => Role::Tool,
+        "system" => Role::System,
         "generic" => {
-            let role = at.string(body.fields(), &body.field("role"), "role")?;
+            let role = reader.string(body.fields(), &body.field("role"), "role")?;
             match role
                 .and_then(|r| r.text().map(|t| t.into_owned()))
                 .as_deref()
             {
-                Some("user" | "human") => RoleKind::User,
-                Some("assistant" | "ai") => RoleKind::Assistant,
-                Some("system") => RoleKind::System,
-                _ => RoleKind::SystemLike,
+                Some("user" | "human") => Role::User,
+                Some("assistant" | "ai") => Role::Assistant,
+                Some("system") => Role::System,
+                _ => Role::Other,
             }
         }
-        _ => RoleKind::SystemLike,
+        _ => Role::Other,
     };
     Ok((kind, role))
 }
 
 /// The marker-tag role name the shared rules use for a LangChain type.
-fn tag_role(role: RoleKind) -> &'static str {
+fn tag_role(role: Role) -> &'static str {
     match role {
-        RoleKind::User => "user",
-        RoleKind::System => "system",
+        Role::User => "user",
+        Role::System => "system",
         _ => "assistant",
     }
 }
 
-pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
-    let body = body(message, at)?;
-    let (kind, role) = role_of(message, &body, at)?;
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+    let body = body(message, reader)?;
+    let (kind, role) = role_of(message, &body, reader)?;
     let mut view = MessageView::empty(role);
     let kwargs = body.fields();
-    let content = at.get(kwargs, &body.field("content"), "content")?;
+    let content = reader.get(kwargs, &body.field("content"), "content")?;
     let mut milli = 0;
     let mut cleared = false;
     match &content {
         Some(text) if text.kind() == Kind::String => {
-            let (text_milli, is_placeholder) = at.payload(text);
+            let (text_milli, is_placeholder) = reader.payload(text);
             milli += text_milli;
             cleared = is_placeholder;
         }
-        Some(parts) if parts.kind() == Kind::Array => milli += parts_milli(parts, &body, at)?,
+        Some(parts) if parts.kind() == Kind::Array => milli += parts_milli(parts, &body, reader)?,
         None => {}
         Some(other) => {
-            return Err(at.type_error(
+            return Err(reader.type_error(
                 &body.field("content"),
                 "a string or an array of content blocks",
                 other.kind(),
@@ -227,29 +231,22 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let content_milli = milli;
 
     let calls_field = body.field("tool_calls");
-    if let Some(calls) = at.get(kwargs, &calls_field, "tool_calls")? {
-        let Some(len) = calls.array_len() else {
-            return Err(at.type_error(&calls_field, "an array", calls.kind()));
-        };
-        for i in 0..len {
-            let field = format!("{calls_field}[{i}]");
-            let call = at.item(&calls, &field, i)?;
-            if call.kind() != Kind::Object {
-                return Err(at.type_error(&field, "a tool call object", call.kind()));
-            }
+    if let Some(calls) = reader.get(kwargs, &calls_field, "tool_calls")? {
+        for i in 0..part_count(reader, &calls, &calls_field)? {
+            let (field, call) = part_at(reader, &calls, &calls_field, "a tool call object", i)?;
             view.opens
-                .push(at.required_string(&call, &format!("{field}.id"), "id")?);
-            if let Some(name) = at.string(&call, &format!("{field}.name"), "name")? {
-                milli += at.text_milli(&name);
+                .push(reader.required_string(&call, &format!("{field}.id"), "id")?);
+            if let Some(name) = reader.string(&call, &format!("{field}.name"), "name")? {
+                milli += reader.text_milli(&name);
             }
-            if let Some(args) = at.get(&call, &format!("{field}.args"), "args")? {
-                milli += at.json_milli(&args);
+            if let Some(args) = reader.get(&call, &format!("{field}.args"), "args")? {
+                milli += reader.json_milli(&args);
             }
         }
     }
 
     if kind == "tool" {
-        let id = at.required_string(kwargs, &body.field("tool_call_id"), "tool_call_id")?;
+        let id = reader.required_string(kwargs, &body.field("tool_call_id"), "tool_call_id")?;
         view.answers.push(id);
         if content.is_some() {
             view.tool_results.push(ToolResult {
@@ -264,9 +261,9 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     let first = tag_candidate(tag_role(role), content.as_ref());
     view.is_marker = is_marker(tag_role(role), None, first.as_deref());
     if view.is_marker {
-        view.role = RoleKind::System;
+        view.role = Role::System;
     }
-    view.starts_user_turn = view.role == RoleKind::User;
+    view.starts_user_turn = view.role == Role::User;
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }
@@ -286,24 +283,28 @@ const ATTACHMENTS: &[&str] = &[
 
 /// Text blocks count by their text, attachments the fixed cost, anything
 /// else (provider blocks such as `tool_use` or `thinking`) by its JSON.
-fn parts_milli<N: Node>(parts: &N, body: &Body<'_, N>, at: &At) -> Result<u64, InputError> {
+fn parts_milli<N: Node>(
+    parts: &N,
+    body: &Body<'_, N>,
+    reader: &MessageReader,
+) -> Result<u64, InputError> {
     let mut milli = 0;
     for i in 0..parts.array_len().unwrap_or(0) {
         let field = format!("{}[{i}]", body.field("content"));
-        let part = at.item(parts, &field, i)?;
+        let part = reader.item(parts, &field, i)?;
         if part.kind() == Kind::String {
-            milli += at.text_milli(&part);
+            milli += reader.text_milli(&part);
             continue;
         }
         if part.kind() != Kind::Object {
-            return Err(at.type_error(&field, "a content block object", part.kind()));
+            return Err(reader.type_error(&field, "a content block object", part.kind()));
         }
-        let kind = at.required_string(&part, &format!("{field}.type"), "type")?;
-        let text = at.string(&part, &format!("{field}.text"), "text")?;
+        let kind = reader.required_string(&part, &format!("{field}.type"), "type")?;
+        let text = reader.string(&part, &format!("{field}.text"), "text")?;
         milli += match (kind.as_str(), text) {
-            ("text", Some(text)) => at.text_milli(&text),
+            ("text", Some(text)) => reader.text_milli(&text),
             (kind, _) if ATTACHMENTS.contains(&kind) => ATTACHMENT_MILLI,
-            _ => at.json_milli(&part),
+            _ => reader.json_milli(&part),
         };
     }
     Ok(milli)
@@ -337,9 +338,9 @@ pub fn marker(text: &str) -> Json {
 }
 
 /// The content blocks of a message, for the transcript. Call `view` first.
-pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
-    let body = body(message, at)?;
-    let (kind, role) = role_of(message, &body, at)?;
+pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
+    let body = body(message, reader)?;
+    let (kind, role) = role_of(message, &body, reader)?;
     let kwargs = body.fields();
     let content = kwargs.field("content").ok().flatten();
     let mut texts = Vec::new();
@@ -353,9 +354,7 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
                 continue;
             }
             match type_name(&part).as_deref() {
-                Some("text") => texts.push(Block::Text(
-                    untagged(&string_field(&part, "text").unwrap_or_default()).to_string(),
-                )),
+                Some("text") => texts.push(text_block(&part)),
                 Some(other) => texts.push(Block::Attachment(other.to_string())),
                 None => {}
             }
@@ -363,7 +362,7 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     }
     let mut blocks = Vec::new();
     if kind == "tool" {
-        let output = crate::join::join(
+        let output = crate::util::join::join(
             texts.iter().filter_map(|block| match block {
                 Block::Text(text) => Some(text.as_str()),
                 _ => None,
@@ -394,11 +393,11 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
         }
     }
     let role_name = match role {
-        RoleKind::User => "user",
-        RoleKind::Assistant => "assistant",
-        RoleKind::Tool => "tool",
-        RoleKind::System => "system",
-        RoleKind::SystemLike => "system",
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::Tool => "tool",
+        Role::System => "system",
+        Role::Other => "system",
     };
     Ok(Content {
         role: role_name.to_string(),

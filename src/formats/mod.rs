@@ -1,6 +1,6 @@
 //! The message formats the package reads, how a history's format is found, and
-//! the field-reading helpers that give every error its argument, index and
-//! field.
+//! `MessageReader`, whose field readers give every error its argument, index
+//! and field.
 
 pub mod ai_sdk;
 pub mod ai_sdk_4;
@@ -77,7 +77,7 @@ impl Format {
                     .collect();
                 InputError::type_error(format!(
                     "{argument} must be one of {}, got \"{name}\"",
-                    crate::join::join(names.iter().map(String::as_str), ", ")
+                    crate::util::join::join(names.iter().map(String::as_str), ", ")
                 ))
             })
     }
@@ -115,32 +115,40 @@ impl Format {
     }
 
     /// Reads one message of this format, checking every field it uses.
-    pub fn view<N: Node>(self, message: &N, at: &At) -> Result<MessageView, InputError> {
+    pub fn view<N: Node>(
+        self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<MessageView, InputError> {
         match self {
-            Format::OpenAiChat => openai_chat::view(message, at),
-            Format::AiSdk => ai_sdk::view(message, at),
-            Format::Anthropic => anthropic::view(message, at),
-            Format::OpenAiResponses => openai_responses::view(message, at),
-            Format::AiSdk4 => ai_sdk_4::view(message, at),
-            Format::Gemini => gemini::view(message, at),
-            Format::LangChain => langchain::view(message, at),
-            Format::Ollama => ollama::view(message, at),
-            Format::AiSdkUi => ai_sdk_ui::view(message, at),
+            Format::OpenAiChat => openai_chat::view(message, reader),
+            Format::AiSdk => ai_sdk::view(message, reader),
+            Format::Anthropic => anthropic::view(message, reader),
+            Format::OpenAiResponses => openai_responses::view(message, reader),
+            Format::AiSdk4 => ai_sdk_4::view(message, reader),
+            Format::Gemini => gemini::view(message, reader),
+            Format::LangChain => langchain::view(message, reader),
+            Format::Ollama => ollama::view(message, reader),
+            Format::AiSdkUi => ai_sdk_ui::view(message, reader),
         }
     }
 
     /// Reads one message's content for the summariser's transcript.
-    pub fn content<N: Node>(self, message: &N, at: &At) -> Result<Content, InputError> {
+    pub fn content<N: Node>(
+        self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<Content, InputError> {
         match self {
-            Format::OpenAiChat => openai_chat::content(message, at),
-            Format::AiSdk => ai_sdk::content(message, at),
-            Format::Anthropic => anthropic::content(message, at),
-            Format::OpenAiResponses => openai_responses::content(message, at),
-            Format::AiSdk4 => ai_sdk_4::content(message, at),
-            Format::Gemini => gemini::content(message, at),
-            Format::LangChain => langchain::content(message, at),
-            Format::Ollama => ollama::content(message, at),
-            Format::AiSdkUi => ai_sdk_ui::content(message, at),
+            Format::OpenAiChat => openai_chat::content(message, reader),
+            Format::AiSdk => ai_sdk::content(message, reader),
+            Format::Anthropic => anthropic::content(message, reader),
+            Format::OpenAiResponses => openai_responses::content(message, reader),
+            Format::AiSdk4 => ai_sdk_4::content(message, reader),
+            Format::Gemini => gemini::content(message, reader),
+            Format::LangChain => langchain::content(message, reader),
+            Format::Ollama => ollama::content(message, reader),
+            Format::AiSdkUi => ai_sdk_ui::content(message, reader),
         }
     }
 
@@ -150,7 +158,7 @@ impl Format {
     }
 
     /// The marker as the package's own JSON tree, for the bindings.
-    pub fn marker_json(self, text: &str) -> crate::json::Json {
+    pub fn marker_json(self, text: &str) -> crate::util::json::Json {
         match self {
             Format::OpenAiChat => openai_chat::marker(text),
             Format::AiSdk => ai_sdk::marker(text),
@@ -165,12 +173,19 @@ impl Format {
     }
 }
 
-/// Where a message is, for error messages, and the placeholder that marks a
-/// tool result as already cleared.
+/// The reader of one message's fields, which every format's `view` and
+/// `content` are written with. It holds three things that travel together:
+/// where the message is (`argument`, `index`), so every error names
+/// `messages[3].content[0].text`; how to read it (the placeholder, and
+/// whether to estimate sizes); and the field readers and estimates that use
+/// both. Kept as one value because every reader needs the place for its
+/// errors, and the estimates need the settings.
 #[derive(Clone, Copy, Debug)]
-pub struct At<'a> {
+pub struct MessageReader<'a> {
+    /// The argument the messages came in (`messages`, `effective`).
     pub argument: &'a str,
     pub index: usize,
+    /// What a cleared tool result holds, to notice one already cleared.
     pub placeholder: &'a str,
     /// Whether to estimate sizes: `effectiveHistory` and `detect_format`
     /// need only the structure, and the estimate is most of a read's time.
@@ -181,7 +196,7 @@ pub struct At<'a> {
     pub cleared: bool,
 }
 
-impl At<'_> {
+impl MessageReader<'_> {
     /// The estimate of a text, in thousandths of a token (0 without sizes).
     pub fn milli(&self, text: &str) -> u64 {
         if self.sizes {
@@ -229,7 +244,7 @@ impl At<'_> {
     /// The estimate of a free-form JSON value (0 without sizes).
     pub fn json_milli<N: Node>(&self, value: &N) -> u64 {
         if self.sizes {
-            crate::view::json_milli_tokens(value)
+            crate::estimate::json::json_milli_tokens(value)
         } else {
             0
         }
@@ -271,6 +286,17 @@ impl At<'_> {
             Some(child) if child.kind() == Kind::String => Ok(Some(child)),
             Some(child) => Err(self.type_error(field, "a string", child.kind())),
         }
+    }
+
+    /// An optional string field, as its text.
+    pub fn optional_string<N: Node>(
+        &self,
+        value: &N,
+        field: &str,
+        key: &str,
+    ) -> Result<Option<String>, InputError> {
+        let child = self.string(value, field, key)?;
+        Ok(child.and_then(|child| child.text().map(Cow::into_owned)))
     }
 
     /// A string field that must be there, as its value: checked, not read.
@@ -444,7 +470,7 @@ fn read_with<N: Node>(
     cleared: bool,
     mut recall: Option<&mut Recall>,
 ) -> Result<Read, InputError> {
-    let at = |index| At {
+    let reader = |index| MessageReader {
         argument,
         index,
         placeholder,
@@ -476,7 +502,7 @@ fn read_with<N: Node>(
                 messages,
                 &mut candidates,
                 so_far,
-                &at,
+                &reader,
                 &mut |index, format, message| fits(&mut recall, index, format, message),
             )?
         }
@@ -497,12 +523,12 @@ fn read_with<N: Node>(
         {
             Some(view) => view,
             None => {
-                let view = format.view(message, &at(index))?;
+                let view = format.view(message, &reader(index))?;
                 if forced.is_some() && !fits(&mut recall, index, format, message) {
                     let why = format.misfit(message).unwrap_or_default();
                     return Err(InputError::type_error(format!(
                         "{} is not a message of the format \"{}\" that options.format names ({why} does not fit it)",
-                        at(index).path(""),
+                        reader(index).path(""),
                         format.name()
                     )));
                 }
@@ -589,7 +615,7 @@ fn detect<'a, N: Node>(
     messages: &[N],
     candidates_after: &mut Vec<u32>,
     so_far: Option<u32>,
-    at: &dyn Fn(usize) -> At<'a>,
+    reader: &dyn Fn(usize) -> MessageReader<'a>,
     fits: &mut dyn FnMut(usize, Format, &N) -> bool,
 ) -> Result<Format, InputError> {
     let mut candidates: Vec<Format> = match so_far {
@@ -603,7 +629,7 @@ fn detect<'a, N: Node>(
     let start = candidates_after.len();
     for (index, message) in messages.iter().enumerate().skip(start) {
         if message.kind() != Kind::Object {
-            return Err(at(index).type_error("", "a message object", message.kind()));
+            return Err(reader(index).type_error("", "a message object", message.kind()));
         }
         let fitting: Vec<Format> = candidates
             .iter()
@@ -616,9 +642,9 @@ fn detect<'a, N: Node>(
             // own error.
             let other = ALL_FORMATS
                 .iter()
-                .find(|f| f.accepts(message) && f.view(message, &at(index)).is_ok());
+                .find(|f| f.accepts(message) && f.view(message, &reader(index)).is_ok());
             if other.is_none() {
-                candidates[0].view(message, &at(index))?;
+                candidates[0].view(message, &reader(index))?;
             }
             let why: Vec<String> = candidates
                 .iter()
@@ -630,8 +656,8 @@ fn detect<'a, N: Node>(
             let reads_as = other.map_or(String::new(), |f| format!("; it reads as {}", f.name()));
             return Err(InputError::type_error(format!(
                 "{} does not match the format of the messages before it ({}{reads_as}): a history must not mix formats",
-                at(index).path(""),
-                crate::join::join(why.iter().map(String::as_str), "; ")
+                reader(index).path(""),
+                crate::util::join::join(why.iter().map(String::as_str), "; ")
             )));
         }
         candidates = fitting;

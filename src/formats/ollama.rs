@@ -15,12 +15,12 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_role, foreign_field, has, is_marker, json_text, role_misfit, string_field, string_role,
-    untagged, ATTACHMENT_MILLI,
+    chat_role, foreign_field, has, is_marker, json_text, part_at, part_count, role_misfit,
+    string_field, string_role, subfield, untagged, ATTACHMENT_MILLI,
 };
-use crate::formats::At;
+use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
 
 /// The fields that only Ollama messages have, beside a role and a string
 /// content: the other formats refuse a message with one of them.
@@ -83,31 +83,31 @@ pub fn ollama_field_misfit<N: Node>(message: &N) -> Option<String> {
     })
 }
 
-pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
-    let (role_name, role) = chat_role(message, at)?;
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+    let (role_name, role) = chat_role(message, reader)?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;
-    let content = at.string(message, "content", "content")?;
+    let content = reader.string(message, "content", "content")?;
     let mut payload = (0, false);
     if let Some(content) = &content {
-        payload = at.payload(content);
+        payload = reader.payload(content);
         milli += payload.0;
     }
-    if let Some(thinking) = at.string(message, "thinking", "thinking")? {
-        milli += at.text_milli(&thinking);
+    if let Some(thinking) = reader.string(message, "thinking", "thinking")? {
+        milli += reader.text_milli(&thinking);
     }
-    if let Some(images) = at.get(message, "images", "images")? {
+    if let Some(images) = reader.get(message, "images", "images")? {
         let Some(count) = images.array_len() else {
-            return Err(at.type_error("images", "an array", images.kind()));
+            return Err(reader.type_error("images", "an array", images.kind()));
         };
         milli += ATTACHMENT_MILLI * count as u64;
     }
-    if let Some(calls) = at.get(message, "tool_calls", "tool_calls")? {
-        milli += calls_milli(&calls, at, &mut view)?;
+    if let Some(calls) = reader.get(message, "tool_calls", "tool_calls")? {
+        milli += calls_milli(&calls, reader, &mut view)?;
     }
-    if role == RoleKind::Tool {
-        if let Some(name) = at.string(message, "tool_name", "tool_name")? {
-            milli += at.text_milli(&name);
+    if role == Role::Tool {
+        if let Some(name) = reader.string(message, "tool_name", "tool_name")? {
+            milli += reader.text_milli(&name);
         }
         view.answers.push(UNPAIRED.to_string());
         if content.is_some() {
@@ -127,41 +127,38 @@ pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
     };
     view.is_marker = is_marker(&role_name, None, first.as_deref());
     if view.is_marker {
-        view.role = RoleKind::System;
+        view.role = Role::System;
     }
-    view.starts_user_turn = view.role == RoleKind::User;
+    view.starts_user_turn = view.role == Role::User;
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }
 
-fn calls_milli<N: Node>(calls: &N, at: &At, view: &mut MessageView) -> Result<u64, InputError> {
-    let Some(len) = calls.array_len() else {
-        return Err(at.type_error("tool_calls", "an array", calls.kind()));
-    };
+fn calls_milli<N: Node>(
+    calls: &N,
+    reader: &MessageReader,
+    view: &mut MessageView,
+) -> Result<u64, InputError> {
     let mut milli = 0;
-    for i in 0..len {
-        let field = format!("tool_calls[{i}]");
-        let call = at.item(calls, &field, i)?;
-        if call.kind() != Kind::Object {
-            return Err(at.type_error(&field, "a tool call object", call.kind()));
-        }
-        let function_field = format!("{field}.function");
-        let function = match at.get(&call, &function_field, "function")? {
+    for i in 0..part_count(reader, calls, "tool_calls")? {
+        let (field, call) = part_at(reader, calls, "tool_calls", "a tool call object", i)?;
+        let function_field = subfield(&field, "function");
+        let function = match reader.get(&call, &function_field, "function")? {
             Some(function) if function.kind() == Kind::Object => function,
             other => {
                 let got = other.map_or(Kind::Undefined, |f| f.kind());
-                return Err(at.type_error(&function_field, "an object", got));
+                return Err(reader.type_error(&function_field, "an object", got));
             }
         };
         let name =
-            at.required_string_value(&function, &format!("{function_field}.name"), "name")?;
-        milli += at.text_milli(&name);
-        if let Some(arguments) = at.get(
+            reader.required_string_value(&function, &subfield(&function_field, "name"), "name")?;
+        milli += reader.text_milli(&name);
+        if let Some(arguments) = reader.get(
             &function,
-            &format!("{function_field}.arguments"),
+            &subfield(&function_field, "arguments"),
             "arguments",
         )? {
-            milli += at.json_milli(&arguments);
+            milli += reader.json_milli(&arguments);
         }
         view.opens.push(UNPAIRED.to_string());
     }
@@ -181,7 +178,7 @@ pub fn pair_by_position(views: &mut [MessageView]) {
                 open.push(id.clone());
             }
             open.reverse();
-        } else if view.role == RoleKind::Tool {
+        } else if view.role == Role::Tool {
             for id in &mut view.answers {
                 *id = open.pop().unwrap_or_else(|| format!("{index}:orphan"));
             }
@@ -194,8 +191,8 @@ pub fn pair_by_position(views: &mut [MessageView]) {
 /// The marker: a user message holding the tagged summary. Chat templates
 /// render a system message where they like (many only the first one), so a
 /// user message is what every model sees in place.
-pub fn marker(text: &str) -> crate::json::Json {
-    use crate::json::object;
+pub fn marker(text: &str) -> crate::util::json::Json {
+    use crate::util::json::object;
     object([
         ("role", "user".into()),
         ("content", crate::formats::shared::tagged(text).into()),
@@ -203,8 +200,8 @@ pub fn marker(text: &str) -> crate::json::Json {
 }
 
 /// The content blocks of a message, for the transcript. Call `view` first.
-pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
-    let role = at.required_string(message, "role", "role")?;
+pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
+    let role = reader.required_string(message, "role", "role")?;
     let mut blocks = Vec::new();
     if let Some(thinking) = string_field(message, "thinking") {
         blocks.push(Block::Reasoning(thinking));

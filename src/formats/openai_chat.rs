@@ -6,13 +6,13 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_role, content_blocks, is_marker, part_type, parts, parts_misfit, string_field,
-    tag_candidate, text_milli, untagged, untyped_role, ATTACHMENT_MILLI,
+    chat_role, content_blocks, is_marker, part_at, part_count, part_type, parts, parts_misfit,
+    string_field, subfield, tag_candidate, text_block, text_milli, untyped_role, ATTACHMENT_MILLI,
 };
-use crate::formats::{At, Format};
+use crate::formats::{Format, MessageReader};
 use crate::history::COMPACTION_MARKER_NAME;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
 
 /// Any role (unknown ones read as system-like), no `type`, and no part of a
 /// type only another format has; `Some` says what does not fit.
@@ -26,139 +26,142 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
     )
 }
 
-pub fn view<N: Node>(message: &N, at: &At) -> Result<MessageView, InputError> {
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a message object", message.kind()));
+        return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let (role_name, role) = chat_role(message, at)?;
-
-    let mut milli = 0;
-    let mut cleared = false;
-    let content = at.get(message, "content", "content")?;
+    let (role_name, role) = chat_role(message, reader)?;
+    let content = reader.get(message, "content", "content")?;
     let first = tag_candidate(&role_name, content.as_ref());
     // A tool message without content has no payload to clear: a placeholder
     // would add a field rather than replace one.
-    let has_payload = content.is_some();
-    if let Some(content) = content {
-        match content.kind() {
-            Kind::String => {
-                let (text_milli, is_placeholder) = at.payload(&content);
-                milli += text_milli;
-                cleared = is_placeholder;
-            }
-            Kind::Null => {}
-            Kind::Array => milli += parts_milli(&content, at)?,
-            other => {
-                return Err(at.type_error(
-                    "content",
-                    "a string, null or an array of content parts",
-                    other,
-                ))
-            }
-        }
-    }
-    let content_milli = milli;
-
-    // A reply the model refused has its words here, `content` null.
-    if let Some(refusal) = at.get(message, "refusal", "refusal")? {
-        if refusal.kind() == Kind::String {
-            milli += at.text_milli(&refusal);
-        } else if refusal.kind() != Kind::Null {
-            return Err(at.type_error("refusal", "a string or null", refusal.kind()));
-        }
-    }
-
-    let name = at.string(message, "name", "name")?;
-    let name = name.and_then(|n| n.text().map(|t| t.into_owned()));
+    let payload = match &content {
+        Some(content) => Some(content_milli(content, reader)?),
+        None => None,
+    };
+    let mut milli = payload.map_or(0, |(content_milli, _)| content_milli);
+    milli += refusal_milli(message, reader)?;
+    let name = reader.optional_string(message, "name", "name")?;
     if let Some(name) = &name {
-        milli += at.milli(name);
+        milli += reader.milli(name);
     }
+    let mut view = MessageView::empty(role);
+    milli += calls_milli(message, reader, &mut view.opens)?;
+    if role == Role::Tool {
+        read_tool_answer(message, reader, &role_name, payload, &mut view)?;
+    }
+    view.is_marker = is_marker(&role_name, name.as_deref(), first.as_deref());
+    if view.is_marker {
+        view.role = Role::System;
+    }
+    view.starts_user_turn = view.role == Role::User;
+    view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
+    Ok(view)
+}
 
-    let mut opens = Vec::new();
+/// The estimate of a message's `content`, and whether it already is the
+/// placeholder.
+fn content_milli<N: Node>(content: &N, reader: &MessageReader) -> Result<(u64, bool), InputError> {
+    match content.kind() {
+        Kind::String => Ok(reader.payload(content)),
+        Kind::Null => Ok((0, false)),
+        Kind::Array => Ok((parts_milli(content, reader)?, false)),
+        other => Err(reader.type_error(
+            "content",
+            "a string, null or an array of content parts",
+            other,
+        )),
+    }
+}
+
+/// A reply the model refused has its words in `refusal`, `content` null.
+fn refusal_milli<N: Node>(message: &N, reader: &MessageReader) -> Result<u64, InputError> {
+    match reader.get(message, "refusal", "refusal")? {
+        Some(refusal) if refusal.kind() == Kind::String => Ok(reader.text_milli(&refusal)),
+        Some(refusal) if refusal.kind() != Kind::Null => {
+            Err(reader.type_error("refusal", "a string or null", refusal.kind()))
+        }
+        _ => Ok(0),
+    }
+}
+
+/// The estimate of an assistant message's `tool_calls` (their names and
+/// arguments), whose ids go to `opens`.
+fn calls_milli<N: Node>(
+    message: &N,
+    reader: &MessageReader,
+    opens: &mut Vec<String>,
+) -> Result<u64, InputError> {
+    let mut milli = 0;
     // Some servers answer `tool_calls: null` for a reply without calls.
-    let calls = at.get(message, "tool_calls", "tool_calls")?;
-    if let Some(calls) = calls.filter(|calls| calls.kind() != Kind::Null) {
-        let Some(len) = calls.array_len() else {
-            return Err(at.type_error("tool_calls", "an array", calls.kind()));
-        };
-        for i in 0..len {
-            let field = format!("tool_calls[{i}]");
-            let call = at.item(&calls, &field, i)?;
-            if call.kind() != Kind::Object {
-                return Err(at.type_error(&field, "a tool call object", call.kind()));
+    let calls = reader.get(message, "tool_calls", "tool_calls")?;
+    let Some(calls) = calls.filter(|calls| calls.kind() != Kind::Null) else {
+        return Ok(0);
+    };
+    for i in 0..part_count(reader, &calls, "tool_calls")? {
+        let (field, call) = part_at(reader, &calls, "tool_calls", "a tool call object", i)?;
+        opens.push(reader.required_string(&call, &subfield(&field, "id"), "id")?);
+        let function_field = subfield(&field, "function");
+        if let Some(function) = reader.get(&call, &function_field, "function")? {
+            if function.kind() != Kind::Object {
+                return Err(reader.type_error(&function_field, "an object", function.kind()));
             }
-            opens.push(at.required_string(&call, &format!("{field}.id"), "id")?);
-            if let Some(function) = at.get(&call, &format!("{field}.function"), "function")? {
-                if function.kind() != Kind::Object {
-                    return Err(at.type_error(
-                        &format!("{field}.function"),
-                        "an object",
-                        function.kind(),
-                    ));
-                }
-                for key in ["name", "arguments"] {
-                    let field = format!("{field}.function.{key}");
-                    if let Some(text) = at.string(&function, &field, key)? {
-                        milli += at.text_milli(&text);
-                    }
+            for key in ["name", "arguments"] {
+                let field = subfield(&function_field, key);
+                if let Some(text) = reader.string(&function, &field, key)? {
+                    milli += reader.text_milli(&text);
                 }
             }
         }
     }
+    Ok(milli)
+}
 
-    let mut answers = Vec::new();
-    let mut tool_results = Vec::new();
-    if role == RoleKind::Tool {
-        match at.string(message, "tool_call_id", "tool_call_id")? {
-            Some(id) => answers.push(id.text().unwrap_or_default().into_owned()),
-            None if role_name == "tool" => {
-                return Err(at.type_error("tool_call_id", "a string", Kind::Undefined));
-            }
-            None => {}
+/// A tool message's `tool_call_id` (required of role `tool`, optional of
+/// the older `function`) and its payload, which pruning may clear.
+fn read_tool_answer<N: Node>(
+    message: &N,
+    reader: &MessageReader,
+    role_name: &str,
+    payload: Option<(u64, bool)>,
+    view: &mut MessageView,
+) -> Result<(), InputError> {
+    match reader.optional_string(message, "tool_call_id", "tool_call_id")? {
+        Some(id) => view.answers.push(id),
+        None if role_name == "tool" => {
+            return Err(reader.type_error("tool_call_id", "a string", Kind::Undefined));
         }
-        if has_payload {
-            tool_results.push(ToolResult {
-                tokens: estimate::milli_to_tokens(content_milli),
-                cleared,
-                path: vec![PathStep::Key("content")],
-                replacement: Replacement::Placeholder,
-            });
-        }
+        None => {}
     }
-
-    let marker = is_marker(&role_name, name.as_deref(), first.as_deref());
-    let role = if marker { RoleKind::System } else { role };
-    Ok(MessageView {
-        role,
-        starts_user_turn: role == RoleKind::User,
-        is_marker: marker,
-        tokens: MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli),
-        opens,
-        answers,
-        tool_results,
-        carried_reasoning: false,
-        earlier_step_results: 0,
-    })
+    if let Some((content_milli, cleared)) = payload {
+        view.tool_results.push(ToolResult {
+            tokens: estimate::milli_to_tokens(content_milli),
+            cleared,
+            path: vec![PathStep::Key("content")],
+            replacement: Replacement::Placeholder,
+        });
+    }
+    Ok(())
 }
 
 /// Text parts count by their text; images, audio and files at the fixed
 /// attachment cost; unknown parts by their JSON.
-fn parts_milli<N: Node>(content: &N, at: &At) -> Result<u64, InputError> {
+fn parts_milli<N: Node>(content: &N, reader: &MessageReader) -> Result<u64, InputError> {
     let mut milli = 0;
-    for (field, part) in parts(at, content, "content", "a content part object")? {
-        milli += match part_type(at, &part, &field)?.as_str() {
-            "text" => text_milli(&part, at, &field, "text")?,
-            "refusal" => text_milli(&part, at, &field, "refusal")?,
+    for (field, part) in parts(reader, content, "content", "a content part object")? {
+        milli += match part_type(reader, &part, &field)?.as_str() {
+            "text" => text_milli(&part, reader, &field, "text")?,
+            "refusal" => text_milli(&part, reader, &field, "refusal")?,
             "image_url" | "input_audio" | "file" => ATTACHMENT_MILLI,
-            _ => at.json_milli(&part),
+            _ => reader.json_milli(&part),
         };
     }
     Ok(milli)
 }
 
 /// The marker: a system message named with the marker name.
-pub fn marker(text: &str) -> crate::json::Json {
-    crate::json::object([
+pub fn marker(text: &str) -> crate::util::json::Json {
+    crate::util::json::object([
         ("role", "system".into()),
         ("name", COMPACTION_MARKER_NAME.into()),
         ("content", text.into()),
@@ -167,14 +170,12 @@ pub fn marker(text: &str) -> crate::json::Json {
 
 /// The content blocks of a message, for the transcript. Call `view` first:
 /// this assumes the fields it reads have been checked.
-pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
-    let role = at.required_string(message, "role", "role")?;
+pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
+    let role = reader.required_string(message, "role", "role")?;
     let mut blocks = Vec::new();
-    let content = at.get(message, "content", "content")?;
+    let content = reader.get(message, "content", "content")?;
     let texts = content_blocks(content.as_ref(), &mut |part, kind, blocks| match kind {
-        "text" => blocks.push(Block::Text(
-            untagged(&string_field(part, "text").unwrap_or_default()).to_string(),
-        )),
+        "text" => blocks.push(text_block(part)),
         "refusal" => blocks.push(Block::Text(
             string_field(part, "refusal").unwrap_or_default(),
         )),
@@ -184,7 +185,7 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     });
     if role == "tool" || role == "function" {
         let id = string_field(message, "tool_call_id");
-        let output = crate::join::join(
+        let output = crate::util::join::join(
             texts.iter().filter_map(|block| match block {
                 Block::Text(text) => Some(text.as_str()),
                 _ => None,
@@ -199,9 +200,9 @@ pub fn content<N: Node>(message: &N, at: &At) -> Result<Content, InputError> {
     } else {
         blocks.extend(texts);
     }
-    if let Some(calls) = at.get(message, "tool_calls", "tool_calls")? {
+    if let Some(calls) = reader.get(message, "tool_calls", "tool_calls")? {
         for i in 0..calls.array_len().unwrap_or(0) {
-            let call = at.item(&calls, &format!("tool_calls[{i}]"), i)?;
+            let call = reader.item(&calls, &format!("tool_calls[{i}]"), i)?;
             let function = call.field("function").ok().flatten();
             let of_function = |key| function.as_ref().and_then(|f| string_field(f, key));
             blocks.push(Block::ToolCall {

@@ -20,15 +20,15 @@ use crate::formats::shared::{
     parts, parts_misfit, role_misfit, role_of, string_field, tag_candidate, tagged, text_milli,
     tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
 };
-use crate::formats::{At, Format};
+use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, RoleKind, ToolResult};
+use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
 
-const ROLES: &[(&str, RoleKind)] = &[
-    ("user", RoleKind::User),
-    ("assistant", RoleKind::Assistant),
-    ("system", RoleKind::System),
-    ("developer", RoleKind::SystemLike),
+const ROLES: &[(&str, Role)] = &[
+    ("user", Role::User),
+    ("assistant", Role::Assistant),
+    ("system", Role::System),
+    ("developer", Role::Other),
 ];
 /// The part types of text in messages and tool outputs.
 const TEXT_PARTS: &[&str] = &["input_text", "output_text"];
@@ -84,48 +84,48 @@ fn message_misfit<N: Node>(message: &N) -> Option<String> {
     chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), Format::OpenAiResponses))
 }
 
-pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
+pub fn view<N: Node>(item: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     if item.kind() != Kind::Object {
-        return Err(at.type_error("", "an input item object", item.kind()));
+        return Err(reader.type_error("", "an input item object", item.kind()));
     }
-    let kind = match at.get(item, "type", "type")? {
+    let kind = match reader.get(item, "type", "type")? {
         Some(kind) if kind.kind() == Kind::String => kind.text().map(|t| t.into_owned()),
         Some(kind) if kind.kind() != Kind::Null => {
-            return Err(at.type_error("type", "a string", kind.kind()))
+            return Err(reader.type_error("type", "a string", kind.kind()))
         }
         _ if is_reference(item) => Some("item_reference".to_string()),
         _ => None,
     };
-    let mut view = MessageView::empty(RoleKind::Assistant);
+    let mut view = MessageView::empty(Role::Assistant);
     let milli = match kind.as_deref() {
-        None | Some("message") => message_milli(item, at, &mut view)?,
+        None | Some("message") => message_milli(item, reader, &mut view)?,
         Some("function_call") => {
             view.opens
-                .push(at.required_string(item, "call_id", "call_id")?);
-            text_milli(item, at, "", "name")? + text_milli(item, at, "", "arguments")?
+                .push(reader.required_string(item, "call_id", "call_id")?);
+            text_milli(item, reader, "", "name")? + text_milli(item, reader, "", "arguments")?
         }
         Some("custom_tool_call") => {
             view.opens
-                .push(at.required_string(item, "call_id", "call_id")?);
-            text_milli(item, at, "", "name")? + text_milli(item, at, "", "input")?
+                .push(reader.required_string(item, "call_id", "call_id")?);
+            text_milli(item, reader, "", "name")? + text_milli(item, reader, "", "input")?
         }
         Some("function_call_output" | "custom_tool_call_output") => {
-            view.role = RoleKind::Tool;
+            view.role = Role::Tool;
             view.answers
-                .push(at.required_string(item, "call_id", "call_id")?);
-            let (milli, result) = call_output(item, at)?;
+                .push(reader.required_string(item, "call_id", "call_id")?);
+            let (milli, result) = call_output(item, reader)?;
             view.tool_results.push(result);
             milli
         }
         Some("reasoning") => {
             view.carried_reasoning = true;
-            reasoning_milli(item, at)?
+            reasoning_milli(item, reader)?
         }
         // Codex records the work tree's state in its rollouts between turns
         // and never sends it to the model: nothing to count, not even the
         // message's overhead (below).
         Some("ghost_snapshot") => {
-            view.role = RoleKind::SystemLike;
+            view.role = Role::Other;
             0
         }
         Some(other) => {
@@ -133,14 +133,14 @@ pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
             // they have one. Screenshots and generated images are attachments.
             let call_id = string_field(item, "call_id");
             if other.ends_with("_call_output") {
-                view.role = RoleKind::Tool;
+                view.role = Role::Tool;
                 view.answers.extend(call_id);
             } else if other.ends_with("_call") {
                 view.opens.extend(call_id);
             }
             match other {
                 "computer_call_output" | "image_generation_call" => ATTACHMENT_MILLI,
-                _ => at.json_milli(item),
+                _ => reader.json_milli(item),
             }
         }
     };
@@ -151,15 +151,19 @@ pub fn view<N: Node>(item: &N, at: &At) -> Result<MessageView, InputError> {
     Ok(view)
 }
 
-fn message_milli<N: Node>(item: &N, at: &At, view: &mut MessageView) -> Result<u64, InputError> {
-    let (role, kind) = role_of(item, at, ROLES, "")?;
+fn message_milli<N: Node>(
+    item: &N,
+    reader: &MessageReader,
+    view: &mut MessageView,
+) -> Result<u64, InputError> {
+    let (role, kind) = role_of(item, reader, ROLES, "")?;
     view.role = kind;
-    let content = at.get(item, "content", "content")?;
+    let content = reader.get(item, "content", "content")?;
     let milli = match &content {
-        Some(text) if text.kind() == Kind::String => at.text_milli(text),
-        Some(array) if array.kind() == Kind::Array => parts_milli(array, "content", at)?,
+        Some(text) if text.kind() == Kind::String => reader.text_milli(text),
+        Some(array) if array.kind() == Kind::Array => parts_milli(array, "content", reader)?,
         other => {
-            return Err(at.type_error(
+            return Err(reader.type_error(
                 "content",
                 "a string or an array of content parts",
                 other.as_ref().map_or(Kind::Undefined, Node::kind),
@@ -172,35 +176,37 @@ fn message_milli<N: Node>(item: &N, at: &At, view: &mut MessageView) -> Result<u
         tag_candidate(&role, content.as_ref()).as_deref(),
     );
     if view.is_marker {
-        view.role = RoleKind::System;
+        view.role = Role::System;
     }
-    view.starts_user_turn = view.role == RoleKind::User;
+    view.starts_user_turn = view.role == Role::User;
     Ok(milli)
 }
 
 /// Text parts by their text, images, files and audio at the attachment cost,
 /// anything else by its JSON.
-fn parts_milli<N: Node>(array: &N, field: &str, at: &At) -> Result<u64, InputError> {
+fn parts_milli<N: Node>(array: &N, field: &str, reader: &MessageReader) -> Result<u64, InputError> {
     let mut milli = 0;
-    for (part_field, part) in parts(at, array, field, "a content part object")? {
-        milli += match part_type(at, &part, &part_field)?.as_str() {
-            "input_text" | "output_text" => text_milli(&part, at, &part_field, "text")?,
-            "refusal" => text_milli(&part, at, &part_field, "refusal")?,
+    for (part_field, part) in parts(reader, array, field, "a content part object")? {
+        milli += match part_type(reader, &part, &part_field)?.as_str() {
+            "input_text" | "output_text" => text_milli(&part, reader, &part_field, "text")?,
+            "refusal" => text_milli(&part, reader, &part_field, "refusal")?,
             "input_image" | "input_file" | "input_audio" => ATTACHMENT_MILLI,
-            _ => at.json_milli(&part),
+            _ => reader.json_milli(&part),
         };
     }
     Ok(milli)
 }
 
 /// A call output's `output`, a string or an array of parts: the payload.
-fn call_output<N: Node>(item: &N, at: &At) -> Result<(u64, ToolResult), InputError> {
-    let output = at.get(item, "output", "output")?;
+fn call_output<N: Node>(item: &N, reader: &MessageReader) -> Result<(u64, ToolResult), InputError> {
+    let output = reader.get(item, "output", "output")?;
     let (milli, cleared) = match &output {
-        Some(text) if text.kind() == Kind::String => at.payload(text),
-        Some(array) if array.kind() == Kind::Array => (parts_milli(array, "output", at)?, false),
+        Some(text) if text.kind() == Kind::String => reader.payload(text),
+        Some(array) if array.kind() == Kind::Array => {
+            (parts_milli(array, "output", reader)?, false)
+        }
         other => {
-            return Err(at.type_error(
+            return Err(reader.type_error(
                 "output",
                 "a string or an array of content parts",
                 other.as_ref().map_or(Kind::Undefined, Node::kind),
@@ -218,35 +224,35 @@ fn call_output<N: Node>(item: &N, at: &At) -> Result<(u64, ToolResult), InputErr
 
 /// The summary and reasoning text, and the encrypted reasoning, which stands
 /// in for the reasoning the model reads back.
-fn reasoning_milli<N: Node>(item: &N, at: &At) -> Result<u64, InputError> {
+fn reasoning_milli<N: Node>(item: &N, reader: &MessageReader) -> Result<u64, InputError> {
     let mut milli = 0;
     for key in ["summary", "content"] {
         // Codex stores (and sends) `content: null` beside encrypted reasoning.
-        let Some(array) = at
+        let Some(array) = reader
             .get(item, key, key)?
             .filter(|value| value.kind() != Kind::Null)
         else {
             continue;
         };
-        for (field, part) in parts(at, &array, key, "a reasoning part object")? {
-            milli += text_milli(&part, at, &field, "text")?;
+        for (field, part) in parts(reader, &array, key, "a reasoning part object")? {
+            milli += text_milli(&part, reader, &field, "text")?;
         }
     }
-    if let Some(encrypted) = at.string(item, "encrypted_content", "encrypted_content")? {
-        milli += at.encrypted_milli(&encrypted);
+    if let Some(encrypted) = reader.string(item, "encrypted_content", "encrypted_content")? {
+        milli += reader.encrypted_milli(&encrypted);
     }
     Ok(milli)
 }
 
 /// The marker: a user message item of one `input_text` part holding the
 /// tagged summary. The API refuses unknown fields, so the tag is the mark.
-pub fn marker(text: &str) -> crate::json::Json {
-    crate::json::object([
+pub fn marker(text: &str) -> crate::util::json::Json {
+    crate::util::json::object([
         ("type", "message".into()),
         ("role", "user".into()),
         (
             "content",
-            crate::json::Json::Arr(vec![crate::json::object([
+            crate::util::json::Json::Arr(vec![crate::util::json::object([
                 ("type", "input_text".into()),
                 ("text", tagged(text).into()),
             ])]),
@@ -255,7 +261,7 @@ pub fn marker(text: &str) -> crate::json::Json {
 }
 
 /// The content blocks of an item, for the transcript. Call `view` first.
-pub fn content<N: Node>(item: &N, _at: &At) -> Result<Content, InputError> {
+pub fn content<N: Node>(item: &N, _at: &MessageReader) -> Result<Content, InputError> {
     let text = |key| string_field(item, key).unwrap_or_default();
     let kind = type_name(item).unwrap_or_else(|| {
         let kind = if is_reference(item) {

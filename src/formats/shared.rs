@@ -4,17 +4,10 @@
 use crate::content::Block;
 use crate::error::InputError;
 use crate::estimate::ATTACHMENT_TOKENS;
-use crate::formats::{At, Format};
-use crate::history::COMPACTION_MARKER_NAME;
-use crate::node::{Kind, Node};
-use crate::view::RoleKind;
-
-/// The marker of the formats whose providers refuse unknown fields: a message
-/// whose first text starts with this tag, `COMPACTION_MARKER_NAME` spelled
-/// as a tag (a test holds it to it). The name stays the same in every
-/// format.
-pub const MARKER_OPEN: &str = "<kram:compaction_summary>";
-const MARKER_CLOSE: &str = "</kram:compaction_summary>";
+use crate::formats::{Format, MessageReader};
+use crate::history::{COMPACTION_MARKER_NAME, MARKER_CLOSE, MARKER_OPEN};
+use crate::node::{BoundedWalk, Kind, Node};
+use crate::view::Role;
 
 /// The thousandths of a token an image, file or audio part costs.
 pub const ATTACHMENT_MILLI: u64 = ATTACHMENT_TOKENS * 1_000;
@@ -26,8 +19,8 @@ pub fn tagged(text: &str) -> String {
 
 /// A user message of one text part of this `type` holding the tagged
 /// summary: the marker of the formats without a place for a name.
-pub fn tagged_user_message(part_type: &'static str, text: &str) -> crate::json::Json {
-    use crate::json::{object, Json};
+pub fn tagged_user_message(part_type: &'static str, text: &str) -> crate::util::json::Json {
+    use crate::util::json::{object, Json};
     let part = object([("type", part_type.into()), ("text", tagged(text).into())]);
     object([("role", "user".into()), ("content", Json::Arr(vec![part]))])
 }
@@ -271,7 +264,7 @@ pub fn content_kind<N: Node>(message: &N) -> Kind {
 
 /// The name of `key` inside `field` (`content[0].text`), or `key` alone at
 /// the top of a message.
-pub fn join(field: &str, key: &str) -> String {
+pub fn subfield(field: &str, key: &str) -> String {
     if field.is_empty() {
         key.to_string()
     } else {
@@ -280,37 +273,66 @@ pub fn join(field: &str, key: &str) -> String {
 }
 
 /// A required string field, counted as text.
-pub fn text_milli<N: Node>(part: &N, at: &At, field: &str, key: &str) -> Result<u64, InputError> {
-    let text = at.required_string_value(part, &join(field, key), key)?;
-    Ok(at.text_milli(&text))
+pub fn text_milli<N: Node>(
+    part: &N,
+    reader: &MessageReader,
+    field: &str,
+    key: &str,
+) -> Result<u64, InputError> {
+    let text = reader.required_string_value(part, &subfield(field, key), key)?;
+    Ok(reader.text_milli(&text))
 }
 
 /// The parts of an array field: `(field name of part i, part)` for each, with
 /// the checks every format makes (an array of objects).
 pub fn parts<N: Node>(
-    at: &At,
+    reader: &MessageReader,
     array: &N,
     field: &str,
     what: &str,
 ) -> Result<Vec<(String, N)>, InputError> {
-    let Some(len) = array.array_len() else {
-        return Err(at.type_error(field, "an array", array.kind()));
-    };
-    (0..len)
-        .map(|i| {
-            let part_field = format!("{field}[{i}]");
-            let part = at.item(array, &part_field, i)?;
-            if part.kind() != Kind::Object {
-                return Err(at.type_error(&part_field, what, part.kind()));
-            }
-            Ok((part_field, part))
-        })
+    (0..part_count(reader, array, field)?)
+        .map(|i| part_at(reader, array, field, what, i))
         .collect()
 }
 
+/// How many parts an array field has; an error when it is not an array. With
+/// `part_at`, for a loop whose own checks of part `i` must come before those
+/// of part `i + 1`.
+pub fn part_count<N: Node>(
+    reader: &MessageReader,
+    array: &N,
+    field: &str,
+) -> Result<usize, InputError> {
+    array
+        .array_len()
+        .ok_or_else(|| reader.type_error(field, "an array", array.kind()))
+}
+
+/// Part `i` of an array field and its field name, checked as `parts` checks
+/// each.
+pub fn part_at<N: Node>(
+    reader: &MessageReader,
+    array: &N,
+    field: &str,
+    what: &str,
+    i: usize,
+) -> Result<(String, N), InputError> {
+    let part_field = format!("{field}[{i}]");
+    let part = reader.item(array, &part_field, i)?;
+    if part.kind() != Kind::Object {
+        return Err(reader.type_error(&part_field, what, part.kind()));
+    }
+    Ok((part_field, part))
+}
+
 /// A part's required `type`.
-pub fn part_type<N: Node>(at: &At, part: &N, field: &str) -> Result<String, InputError> {
-    at.required_string(part, &join(field, "type"), "type")
+pub fn part_type<N: Node>(
+    reader: &MessageReader,
+    part: &N,
+    field: &str,
+) -> Result<String, InputError> {
+    reader.required_string(part, &subfield(field, "type"), "type")
 }
 
 /// A free-form JSON value as JSON text, for the transcript (tool inputs and
@@ -319,21 +341,19 @@ pub fn part_type<N: Node>(at: &At, part: &N, field: &str) -> Result<String, Inpu
 /// the wasm module for this one use.
 pub fn json_text<N: Node>(value: &N) -> String {
     let mut out = String::new();
-    let mut budget = crate::view::MAX_JSON_NODES;
-    write_json(value, 0, &mut budget, &mut out);
+    write_json(value, 0, &mut BoundedWalk::default(), &mut out);
     out
 }
 
-fn write_json<N: Node>(value: &N, depth: usize, budget: &mut usize, out: &mut String) {
-    if *budget == 0 || depth > crate::view::MAX_JSON_DEPTH {
+fn write_json<N: Node>(value: &N, depth: usize, walk: &mut BoundedWalk, out: &mut String) {
+    if !walk.visit(depth) {
         out.push_str("null");
         return;
     }
-    *budget -= 1;
     match value.kind() {
         Kind::String => write_string(&value.text().unwrap_or_default(), out),
         Kind::Number => match value.number().filter(|n| n.is_finite()) {
-            Some(n) => out.push_str(&crate::number::number_text(n)),
+            Some(n) => out.push_str(&crate::util::number::number_text(n)),
             None => out.push_str("null"),
         },
         Kind::Bool => out.push_str(if value.boolean() == Some(true) {
@@ -348,7 +368,7 @@ fn write_json<N: Node>(value: &N, depth: usize, budget: &mut usize, out: &mut St
                     out.push(',');
                 }
                 match value.item(i) {
-                    Ok(item) => write_json(&item, depth + 1, budget, out),
+                    Ok(item) => write_json(&item, depth + 1, walk, out),
                     Err(_) => out.push_str("null"),
                 }
             }
@@ -367,7 +387,7 @@ fn write_json<N: Node>(value: &N, depth: usize, budget: &mut usize, out: &mut St
                 first = false;
                 write_string(&key, out);
                 out.push(':');
-                write_json(&child, depth + 1, budget, out);
+                write_json(&child, depth + 1, walk, out);
             }
             out.push('}');
         }
@@ -413,7 +433,7 @@ pub fn output_text<N: Node>(value: Option<&N>, text_types: &[&str]) -> (String, 
         }
     }
     (
-        crate::join::join(texts.iter().map(String::as_str), "\n"),
+        crate::util::join::join(texts.iter().map(String::as_str), "\n"),
         attachments,
     )
 }
@@ -422,17 +442,20 @@ pub fn output_text<N: Node>(value: Option<&N>, text_types: &[&str]) -> (String, 
 /// Ollama): its name and kind, an unknown role read as system-like.
 /// (`function`, OpenAI's older tool role, is read in both: Ollama's
 /// misfit refuses it before this.)
-pub fn chat_role<N: Node>(message: &N, at: &At) -> Result<(String, RoleKind), InputError> {
+pub fn chat_role<N: Node>(
+    message: &N,
+    reader: &MessageReader,
+) -> Result<(String, Role), InputError> {
     if message.kind() != Kind::Object {
-        return Err(at.type_error("", "a message object", message.kind()));
+        return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let name = at.required_string(message, "role", "role")?;
+    let name = reader.required_string(message, "role", "role")?;
     let kind = match name.as_str() {
-        "system" => RoleKind::System,
-        "user" => RoleKind::User,
-        "assistant" => RoleKind::Assistant,
-        "tool" | "function" => RoleKind::Tool,
-        _ => RoleKind::SystemLike,
+        "system" => Role::System,
+        "user" => Role::User,
+        "assistant" => Role::Assistant,
+        "tool" | "function" => Role::Tool,
+        _ => Role::Other,
     };
     Ok((name, kind))
 }
@@ -440,11 +463,11 @@ pub fn chat_role<N: Node>(message: &N, at: &At) -> Result<(String, RoleKind), In
 /// A message's `role`, which must be one of `roles`: its name and kind.
 pub fn role_of<N: Node>(
     message: &N,
-    at: &At,
-    roles: &[(&str, RoleKind)],
+    reader: &MessageReader,
+    roles: &[(&str, Role)],
     hint: &str,
-) -> Result<(String, RoleKind), InputError> {
-    let name = at.required_string(message, "role", "role")?;
+) -> Result<(String, Role), InputError> {
+    let name = reader.required_string(message, "role", "role")?;
     match roles.iter().find(|(role, _)| *role == name) {
         Some((_, kind)) => Ok((name, *kind)),
         None => {
@@ -455,8 +478,8 @@ pub fn role_of<N: Node>(
             let (last, rest) = names.split_last().expect("a format has roles");
             Err(InputError::type_error(format!(
                 "{} must be {} or {last}, got \"{name}\"{hint}",
-                at.path("role"),
-                crate::join::join(rest.iter().map(String::as_str), ", ")
+                reader.path("role"),
+                crate::util::join::join(rest.iter().map(String::as_str), ", ")
             )))
         }
     }
@@ -483,6 +506,12 @@ pub fn content_blocks<N: Node>(
         }
     }
     blocks
+}
+
+/// A text part for the transcript: its `text`, a marker's summary without
+/// its tags.
+pub fn text_block<N: Node>(part: &N) -> Block {
+    Block::Text(untagged(&string_field(part, "text").unwrap_or_default()).to_string())
 }
 
 /// A tool call for the transcript, its input (any JSON) as JSON text.

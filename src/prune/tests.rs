@@ -1,6 +1,6 @@
 use serde_json::{json, Value};
 
-use crate::api;
+use crate::history_functions;
 use crate::plan::{materialize_json, Output};
 use crate::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
 
@@ -49,7 +49,7 @@ fn small_options() -> PruneOptions {
 #[test]
 fn old_tool_results_are_cleared_and_the_protected_turns_kept() {
     let input = session(100);
-    let plan = api::prune_for_model(&refs(&input), &small_options(), None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(&input), &small_options(), None).unwrap();
     let output = materialize_json(&input, &plan, DEFAULT_PLACEHOLDER);
     assert_eq!(output.len(), input.len());
     assert_eq!(output[3]["content"], DEFAULT_PLACEHOLDER);
@@ -65,7 +65,7 @@ fn nothing_changes_below_the_minimum_savings() {
         minimum_savings: 1_000.0,
         ..small_options()
     };
-    let plan = api::prune_for_model(&refs(&input), &options, None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(&input), &options, None).unwrap();
     assert!(plan.iter().all(|output| matches!(output, Output::Keep(_))));
 }
 
@@ -79,7 +79,7 @@ fn protect_tokens_keeps_the_newest_old_output_whole() {
     };
     let output = materialize_json(
         &input,
-        &api::prune_for_model(&refs(&input), &options, None).unwrap(),
+        &history_functions::prune_for_model(&refs(&input), &options, None).unwrap(),
         DEFAULT_PLACEHOLDER,
     );
     assert_eq!(output[3]["content"], DEFAULT_PLACEHOLDER);
@@ -91,10 +91,10 @@ fn cleared_results_are_not_counted_again() {
     let input = session(100);
     let once = materialize_json(
         &input,
-        &api::prune_for_model(&refs(&input), &small_options(), None).unwrap(),
+        &history_functions::prune_for_model(&refs(&input), &small_options(), None).unwrap(),
         DEFAULT_PLACEHOLDER,
     );
-    let twice = api::prune_for_model(&refs(&once), &small_options(), None).unwrap();
+    let twice = history_functions::prune_for_model(&refs(&once), &small_options(), None).unwrap();
     assert!(
         twice.iter().all(|output| matches!(output, Output::Keep(_))),
         "a second pass changes nothing"
@@ -104,9 +104,9 @@ fn cleared_results_are_not_counted_again() {
 #[test]
 fn emergency_prune_keeps_leading_system_and_newest_whole_turns() {
     let input = session(100);
-    let all = api::estimate_tokens(&refs(&input), None).unwrap() as f64;
+    let all = history_functions::estimate_tokens(&refs(&input), None).unwrap() as f64;
     let indices = |max: f64| -> Vec<usize> {
-        api::emergency_prune(&refs(&input), max, None)
+        history_functions::emergency_prune(&refs(&input), max, None)
             .unwrap()
             .iter()
             .map(Output::index)
@@ -117,7 +117,7 @@ fn emergency_prune_keeps_leading_system_and_newest_whole_turns() {
     // request and its newest step (the closing answer).
     assert_eq!(indices(1.0), vec![0, 9, 12]);
     // One step more fits: the tool call with its result.
-    let newest_steps = api::estimate_tokens(
+    let newest_steps = history_functions::estimate_tokens(
         &refs(&[
             input[0].clone(),
             input[9].clone(),
@@ -130,8 +130,8 @@ fn emergency_prune_keeps_leading_system_and_newest_whole_turns() {
     .unwrap() as f64;
     assert_eq!(indices(newest_steps - 1.0), vec![0, 9, 12]);
     assert_eq!(indices(newest_steps), vec![0, 9, 10, 11, 12]);
-    let two_turns = api::estimate_tokens(&refs(&input[5..]), None).unwrap() as f64
-        + api::estimate_tokens(&refs(&input[..1]), None).unwrap() as f64;
+    let two_turns = history_functions::estimate_tokens(&refs(&input[5..]), None).unwrap() as f64
+        + history_functions::estimate_tokens(&refs(&input[..1]), None).unwrap() as f64;
     assert_eq!(
         indices(two_turns),
         [0].into_iter().chain(5..13).collect::<Vec<_>>()
@@ -144,26 +144,26 @@ fn a_history_without_user_messages_comes_back_whole() {
         json!({ "role": "system", "content": "x" }),
         json!({ "role": "assistant", "content": "y" }),
     ];
-    let plan = api::emergency_prune(&refs(&input), 1.0, None).unwrap();
+    let plan = history_functions::emergency_prune(&refs(&input), 1.0, None).unwrap();
     assert_eq!(plan, vec![Output::Keep(0), Output::Keep(1)]);
 }
 
 #[test]
 fn bad_input_names_the_index_and_field() {
     let input = vec![user("hi"), json!({ "role": 7 })];
-    let error = api::estimate_tokens(&refs(&input), None).unwrap_err();
+    let error = history_functions::estimate_tokens(&refs(&input), None).unwrap_err();
     assert_eq!(
         error.message,
         "messages[1].role must be a string, got number"
     );
     let input = vec![json!({ "role": "assistant", "tool_calls": [{ "id": 3 }] })];
-    let error = api::estimate_tokens(&refs(&input), None).unwrap_err();
+    let error = history_functions::estimate_tokens(&refs(&input), None).unwrap_err();
     assert_eq!(
         error.message,
         "messages[0].tool_calls[0].id must be a string, got number"
     );
-    let error = api::needs_compaction(&refs(&[user("hi")]), 0.0, None).unwrap_err();
-    assert_eq!(error.kind, crate::error::ErrorKind::Range);
+    let error = history_functions::needs_compaction(&refs(&[user("hi")]), 0.0, None).unwrap_err();
+    assert_eq!(error.class, crate::error::ErrorClass::Range);
 }
 
 #[test]
@@ -178,11 +178,12 @@ fn the_emergency_cut_never_falls_between_a_call_and_its_result() {
         json!({ "role": "assistant", "content": "done" }),
     ];
     let kept = |max: f64| -> Vec<usize> {
-        let plan = api::emergency_prune(&refs(&input), max, None).unwrap();
+        let plan = history_functions::emergency_prune(&refs(&input), max, None).unwrap();
         plan.iter().map(Output::index).collect()
     };
     assert_eq!(kept(1.0), vec![4, 5], "the newest turn alone");
-    let from_meanwhile = api::estimate_tokens(&refs(&input[2..]), None).unwrap() as f64;
+    let from_meanwhile =
+        history_functions::estimate_tokens(&refs(&input[2..]), None).unwrap() as f64;
     assert_eq!(
         kept(from_meanwhile),
         vec![4, 5],
@@ -207,7 +208,7 @@ fn a_tool_message_without_content_has_no_payload_to_clear() {
         minimum_savings: 0.0,
         ..PruneOptions::default()
     };
-    let plan = api::prune_for_model(&refs(&input), &options, None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(&input), &options, None).unwrap();
     assert_eq!(plan[2], Output::Keep(2));
     assert!(matches!(plan[4], Output::Edited { .. }));
 }
@@ -225,7 +226,7 @@ fn the_emergency_cut_keeps_the_results_of_calls_in_the_leading_messages() {
         json!({ "role": "assistant", "content": "a" }),
         user("newest"),
     ];
-    let plan = api::emergency_prune(&refs(&input), 1.0, None).unwrap();
+    let plan = history_functions::emergency_prune(&refs(&input), 1.0, None).unwrap();
     let kept: Vec<usize> = plan.iter().map(Output::index).collect();
     assert_eq!(
         kept,
@@ -256,7 +257,7 @@ fn with_a_budget_pruning_reaches_into_the_newest_turn_but_keeps_its_newest_step(
         ..PruneOptions::default()
     };
     // Without a budget the one turn is protected whole.
-    let plan = api::prune_for_model(&refs(&input), &options, None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(&input), &options, None).unwrap();
     assert!(plan.iter().all(|output| matches!(output, Output::Keep(_))));
     // With one it is over, the tail shrinks to the newest step: about two
     // results of 200 tokens fit in protectTokens, the older ones are cleared.
@@ -264,7 +265,7 @@ fn with_a_budget_pruning_reaches_into_the_newest_turn_but_keeps_its_newest_step(
         max_tokens: Some(1_000.0),
         ..options.clone()
     };
-    let plan = api::prune_for_model(&refs(&input), &budgeted, None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(&input), &budgeted, None).unwrap();
     let cleared: Vec<usize> = plan
         .iter()
         .filter(|output| matches!(output, Output::Edited { .. }))
@@ -276,7 +277,7 @@ fn with_a_budget_pruning_reaches_into_the_newest_turn_but_keeps_its_newest_step(
         max_tokens: Some(1_000_000.0),
         ..options
     };
-    let plan = api::prune_for_model(&refs(&input), &roomy, None).unwrap();
+    let plan = history_functions::prune_for_model(&refs(&input), &roomy, None).unwrap();
     assert!(plan.iter().all(|output| matches!(output, Output::Keep(_))));
 }
 
@@ -284,11 +285,12 @@ fn with_a_budget_pruning_reaches_into_the_newest_turn_but_keeps_its_newest_step(
 fn the_emergency_cut_keeps_the_request_and_the_newest_steps_of_a_long_task() {
     let input = long_task(10, 200);
     let kept = |max: f64| -> Vec<usize> {
-        let plan = api::emergency_prune(&refs(&input), max, None).unwrap();
+        let plan = history_functions::emergency_prune(&refs(&input), max, None).unwrap();
         plan.iter().map(Output::index).collect()
     };
     let three_steps =
-        api::estimate_tokens(&refs(&[&input[..2], &input[16..]].concat()), None).unwrap() as f64;
+        history_functions::estimate_tokens(&refs(&[&input[..2], &input[16..]].concat()), None)
+            .unwrap() as f64;
     assert_eq!(kept(three_steps), vec![0, 1, 16, 17, 18, 19, 20, 21]);
     assert_eq!(kept(1.0), vec![0, 1, 20, 21], "at least the newest step");
 }
@@ -305,7 +307,7 @@ fn a_cut_inside_the_turn_keeps_the_results_of_calls_in_its_request() {
         result("c1", 10),
         json!({ "role": "assistant", "content": "done" }),
     ];
-    let plan = api::emergency_prune(&refs(&input), 1.0, None).unwrap();
+    let plan = history_functions::emergency_prune(&refs(&input), 1.0, None).unwrap();
     let kept: Vec<usize> = plan.iter().map(Output::index).collect();
     assert_eq!(
         kept,

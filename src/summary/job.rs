@@ -4,14 +4,14 @@
 
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
-use crate::formats::{read_history, At, Format};
+use crate::formats::{read_history, Format, MessageReader};
 use crate::history::total_tokens;
-use crate::json::Json;
 use crate::node::Node;
 use crate::prune::DEFAULT_PLACEHOLDER;
 use crate::summary::text::cut_at_line;
 use crate::summary::transcript::{Entry, Renderer};
 use crate::summary::{chunk, frame, prompt, reply, SummaryOptions, MIN_TRANSCRIPT_TOKENS};
+use crate::util::json::Json;
 
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -42,7 +42,7 @@ impl Job {
     ) -> Result<Job, InputError> {
         crate::summary::check_model(model)?;
         let (format, views) = read_history(effective, format, "effective", DEFAULT_PLACEHOLDER)?;
-        let at = |index| At {
+        let reader = |index| MessageReader {
             argument: "effective",
             index,
             placeholder: DEFAULT_PLACEHOLDER,
@@ -67,7 +67,7 @@ impl Job {
         let system = prompt::system_prompt(options.max_summary_tokens);
         let prior = match marker {
             Some(m) => {
-                let content = format.content(&effective[m], &at(m))?;
+                let content = format.content(&effective[m], &reader(m))?;
                 let text = text_of(&content);
                 let prior = prompt::prior_text(frame::summary_of(&text));
                 Some(
@@ -105,7 +105,7 @@ impl Job {
         let mut renderer = Renderer::new(options.tool_output_chars);
         let entries = (start..effective.len())
             .map(|index| {
-                let content = format.content(&effective[index], &at(index))?;
+                let content = format.content(&effective[index], &reader(index))?;
                 let mut entry = renderer.entry(&content, index + 1, views[index].starts_user_turn);
                 entry.fit(budget);
                 Ok(entry)
@@ -209,5 +209,5 @@ fn text_of(content: &crate::content::Content) -> String {
         crate::content::Block::Text(text) => Some(text.as_str()),
         _ => None,
     });
-    crate::join::join(texts, "\n")
+    crate::util::join::join(texts, "\n")
 }

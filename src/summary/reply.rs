@@ -77,7 +77,7 @@ fn content_text<N: Node>(content: &N) -> Option<String> {
             texts.push(text);
         }
     }
-    (!texts.is_empty()).then(|| crate::join::join(texts.iter().map(String::as_str), "\n"))
+    (!texts.is_empty()).then(|| crate::util::join::join(texts.iter().map(String::as_str), "\n"))
 }
 
 /// Local reasoning models (DeepSeek R1, Qwen) served over chat completions
@@ -101,7 +101,7 @@ fn describe<N: Node>(reply: &N) -> String {
             Ok(keys) if keys.is_empty() => "an object with no own fields".into(),
             Ok(keys) => {
                 let more = if keys.len() > 8 { ", ..." } else { "" };
-                let shown = crate::join::join(keys.iter().take(8).map(String::as_str), ", ");
+                let shown = crate::util::join::join(keys.iter().take(8).map(String::as_str), ", ");
                 format!("an object with the fields {shown}{more}")
             }
             Err(_) => "an object whose fields could not be read".into(),

@@ -3,10 +3,10 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use crate::api;
-use crate::error::ErrorKind;
+use crate::error::ErrorClass;
 use crate::formats::read_history;
 use crate::history::COMPACTION_MARKER_NAME;
+use crate::history_functions;
 use crate::prune::DEFAULT_PLACEHOLDER;
 use crate::summary::{Job, SummaryOptions};
 
@@ -37,7 +37,7 @@ fn user_text(request: &Value) -> &str {
 
 fn request_tokens(request: &Value) -> u64 {
     let messages: Vec<Value> = request["messages"].as_array().unwrap().clone();
-    api::estimate_tokens(&refs(&messages), None).unwrap()
+    history_functions::estimate_tokens(&refs(&messages), None).unwrap()
 }
 
 /// Runs a job to the end, answering every request with `reply(i)`.
@@ -89,7 +89,10 @@ fn a_small_history_is_one_request_and_gives_a_marker() {
     let counted = 4
         + crate::estimate::text_tokens(text)
         + crate::estimate::text_tokens(COMPACTION_MARKER_NAME);
-    assert!(api::estimate_tokens(&refs(std::slice::from_ref(&marker)), None).unwrap() <= counted);
+    assert!(
+        history_functions::estimate_tokens(&refs(std::slice::from_ref(&marker)), None).unwrap()
+            <= counted
+    );
     let with_marker = [messages.clone(), vec![marker]].concat();
     let (_, views) = read_history(&refs(&with_marker), None, "all", DEFAULT_PLACEHOLDER).unwrap();
     assert!(views.last().unwrap().is_marker);
@@ -201,7 +204,9 @@ fn summaries_of_summaries_stay_bounded() {
             ))
         });
         let marker = job.finish().unwrap().to_value();
-        sizes.push(api::estimate_tokens(&refs(std::slice::from_ref(&marker)), None).unwrap());
+        sizes.push(
+            history_functions::estimate_tokens(&refs(std::slice::from_ref(&marker)), None).unwrap(),
+        );
         let text = marker["content"].as_str().unwrap();
         assert!(text.contains("was cut at a line"));
         assert_eq!(text.matches("This message is a summary").count(), 1);
@@ -277,7 +282,7 @@ fn bad_input_names_the_argument_index_and_field() {
         json!({ "role": 5 }),
     ];
     let error = Job::new(&refs(&messages), "m", SummaryOptions::default(), None).unwrap_err();
-    assert_eq!(error.kind, ErrorKind::Type);
+    assert_eq!(error.class, ErrorClass::Type);
     assert!(
         error.message.contains("effective[1].role"),
         "{}",
@@ -288,7 +293,7 @@ fn bad_input_names_the_argument_index_and_field() {
         .message
         .starts_with("model must be a non-empty string"));
     let error = Job::new::<&Value>(&[], "m", SummaryOptions::default(), None).unwrap_err();
-    assert_eq!(error.kind, ErrorKind::Range);
+    assert_eq!(error.class, ErrorClass::Range);
     let tiny = SummaryOptions {
         max_input_tokens: 2_000,
         ..SummaryOptions::default()
@@ -378,14 +383,14 @@ fn options_are_read_with_defaults_and_named_errors() {
         }
     );
     let zero = read(json!({ "maxInputTokens": 0 })).unwrap_err();
-    assert_eq!(zero.kind, ErrorKind::Range);
+    assert_eq!(zero.class, ErrorClass::Range);
     assert!(
         zero.message.starts_with("options.maxInputTokens must be"),
         "{}",
         zero.message
     );
     let text = read(json!({ "maxSummaryTokens": "4096" })).unwrap_err();
-    assert_eq!(text.kind, ErrorKind::Type);
+    assert_eq!(text.class, ErrorClass::Type);
     assert_eq!(
         text.message,
         "options.maxSummaryTokens must be a number, got string"

@@ -5,12 +5,24 @@ use std::borrow::Cow;
 
 use crate::estimate;
 
-/// The tag around the transcript in the summariser's request.
-pub const TRANSCRIPT_TAG: &str = "conversation_transcript";
-/// The tag around the prior summary in the summariser's request.
-pub const PRIOR_TAG: &str = "previous_summary";
-/// The tag around the summary in the marker's frame.
-pub const SUMMARY_TAG: &str = "compaction_summary";
+tag!(
+    /// The tag around the transcript in the summariser's request.
+    TRANSCRIPT_TAG,
+    TRANSCRIPT_OPEN,
+    TRANSCRIPT_CLOSE = "conversation_transcript"
+);
+tag!(
+    /// The tag around the prior summary in the summariser's request.
+    PRIOR_TAG,
+    PRIOR_OPEN,
+    PRIOR_CLOSE = "previous_summary"
+);
+tag!(
+    /// The tag around the summary in the marker's frame.
+    SUMMARY_TAG,
+    SUMMARY_OPEN,
+    SUMMARY_CLOSE = "compaction_summary"
+);
 
 /// The tag names that fence the transcript, the prior summary and the summary
 /// in the marker (and the marker's own tag). Text inside any fence that

@@ -137,7 +137,7 @@ fn render_one(
     let body = if lines.is_empty() {
         "(no content)".to_string()
     } else {
-        crate::join::join(lines.iter().map(String::as_str), "\n")
+        crate::util::join::join(lines.iter().map(String::as_str), "\n")
     };
     Entry {
         header: format!("{HEADER_PREFIX}{number}: {} ---", neutralise(&content.role)),

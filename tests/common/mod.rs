@@ -22,18 +22,10 @@ pub fn refs(values: &[Value]) -> Vec<&Value> {
     values.iter().collect()
 }
 
-/// The runs of consecutive indexes in a sorted list: what a cut kept.
-#[allow(dead_code)]
-pub fn contiguous_runs(indexes: &[usize]) -> Vec<std::ops::Range<usize>> {
-    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
-    for &index in indexes {
-        match runs.last_mut() {
-            Some(run) if run.end == index => run.end += 1,
-            _ => runs.push(index..index + 1),
-        }
-    }
-    runs
-}
+// The fuzz targets include this file too (`fuzz/src/history.rs`).
+mod runs;
+#[allow(unused_imports)]
+pub use runs::contiguous_runs;
 
 /// A plain text message of `role` (`user`, `assistant`) in the shape of a
 /// format: `{ role, content }`, a Gemini content, a UI message, or a

@@ -3,7 +3,7 @@
 // goes through an import in the glue; this test reads the built glue and fails
 // on any import that could throw on a caller's value without being caught
 // (`catch` imports are wrapped in handleError). A new unguarded import must be
-// made a `catch` import or a guarded read (src/bindings/js.rs), or be shown
+// made a `catch` import or a guarded read (src/bindings/guarded.rs), or be shown
 // safe and listed here. The guarded reads (src/bindings/guarded.js) are
 // checked to catch whatever they call.
 import { test } from "node:test";
@@ -19,8 +19,8 @@ const SAFE = [
   [/^const (ret|val|v|obj) = arg[01];?( const ret =)? typeof|^const ret = arg0 === (null|void 0);|^const ret = typeof arg0 ===|^const ret = !arg0;|^const ret = arg0 === arg1;/, "a typeof or identity check reads nothing"],
   [/^const obj = arg1; const ret = typeof obj === "(number|string)"/, "reads a primitive already known by typeof"],
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (\/\* @__PURE__ \*\/ )?new (Array|Object|Error|TypeError|RangeError|WeakMap)\((v0|arg0 >>> 0|getStringFromWasm0\(arg0, arg1\))?\);/, "a constructor of a fresh built-in"],
-  [/^const ret = arg0\.(get\(arg1\)|set\(arg1, arg2\));/, "the memo's own WeakMap (the only type with get and set methods in src/bindings/builtins.rs): a WeakMap runs no caller code, and set is called only with objects"],
-  [/^const ret = Reflect\.set\(arg0, arg1, arg2\);/, "sets a field of a plain object the bindings just made (src/bindings/builtins.rs)"],
+  [/^const ret = arg0\.(get\(arg1\)|set\(arg1, arg2\));/, "the memo's own WeakMap (the only type with get and set methods in src/bindings/own_values.rs): a WeakMap runs no caller code, and set is called only with objects"],
+  [/^const ret = Reflect\.set\(arg0, arg1, arg2\);/, "sets a field of a plain object the bindings just made (src/bindings/own_values.rs)"],
   [/^const ret = arg0\.push\(arg1\);|^arg0\[arg1 >>> 0\] = arg2;/, "writes only to arrays the bindings just made (outputs, copies, descriptions)"],
   [/^const ret = arg0\[arg1 >>> 0\];|^const ret = arg0\.length;/, "reads only arrays the engine made (Reflect.ownKeys, Object.keys) or the bindings made"],
   [/^console\.error\(getStringFromWasm0\(arg0, arg1\)\);/, "the panic hook's console.error (src/bindings/mod.rs), after a panic only"],

@@ -2,7 +2,8 @@
 //! arrays, plain objects, errors. Declared here rather than taken from
 //! js-sys, which links its async task runtime and several dozen closure shims
 //! into every module that uses it (0.8 KB of the gzipped wasm here) whether
-//! or not anything calls them. Reads of the caller's values go through `js.rs`.
+//! or not anything calls them. Reads of the caller's values go through
+//! `guarded.rs`.
 
 use wasm_bindgen::prelude::*;
 

@@ -5,11 +5,11 @@
 //! that answer a boolean are `catch` imports; calls that answer a JS value go
 //! through `guarded.js`, because a `catch` import returning a value loses a
 //! slot of the reference table on each exception. Use these on anything a
-//! caller handed in; `builtins.rs` is for values the bindings made.
+//! caller handed in; `own_values.rs` is for values the bindings made.
 
 use wasm_bindgen::prelude::*;
 
-use super::builtins::Array;
+use super::own_values::Array;
 use crate::node::Kind;
 
 #[wasm_bindgen]
