@@ -104,15 +104,11 @@ pub fn view_with<N: Node>(
         }
     }
     let first = tag_candidate(&role_name, content.as_ref());
-    view.is_marker = is_marker(
+    view.mark(is_marker(
         &role_name,
         string_field(message, "name").as_deref(),
         first.as_deref(),
-    );
-    if view.is_marker {
-        view.role = Role::System;
-    }
-    view.starts_user_turn = view.role == Role::User;
+    ));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }

@@ -127,11 +127,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         "system" | "user" => crate::formats::shared::first_text(Some(&parts_value)),
         _ => None,
     };
-    view.is_marker = is_marker(&role_name, None, first.as_deref());
-    if view.is_marker {
-        view.role = Role::System;
-    }
-    view.starts_user_turn = view.role == Role::User;
+    view.mark(is_marker(&role_name, None, first.as_deref()));
     view.tokens = MESSAGE_OVERHEAD * model_messages.max(1) + estimate::milli_to_tokens(milli);
     Ok(view)
 }

@@ -259,11 +259,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     }
 
     let first = tag_candidate(tag_role(role), content.as_ref());
-    view.is_marker = is_marker(tag_role(role), None, first.as_deref());
-    if view.is_marker {
-        view.role = Role::System;
-    }
-    view.starts_user_turn = view.role == Role::User;
+    view.mark(is_marker(tag_role(role), None, first.as_deref()));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }

@@ -174,15 +174,11 @@ fn message_milli<N: Node>(
             ))
         }
     };
-    view.is_marker = is_marker(
+    view.mark(is_marker(
         &role_name,
         None,
         tag_candidate(&role_name, content.as_ref()).as_deref(),
-    );
-    if view.is_marker {
-        view.role = Role::System;
-    }
-    view.starts_user_turn = view.role == Role::User;
+    ));
     Ok(milli)
 }
 
