@@ -102,6 +102,18 @@ impl MessageView {
     }
 }
 
+impl MessageView {
+    /// Records whether the message is a compaction marker: a marker reads as
+    /// a system message, and only a user message starts a turn.
+    pub fn mark(&mut self, is_marker: bool) {
+        self.is_marker = is_marker;
+        if is_marker {
+            self.role = Role::System;
+        }
+        self.starts_user_turn = self.role == Role::User;
+    }
+}
+
 /// An edit of one message: the payload at `path` becomes the placeholder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edit {

@@ -8,8 +8,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_field_misfit, content_blocks, content_misfit, is_marker, json_text, output_text,
-    part_type, parts, parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_block,
+    chat_field_misfit, content_blocks, content_misfit, is_marker, json_text, output_text, parts,
+    parts_misfit, required_type, role_misfit, role_of, string_field, tag_candidate, text_block,
     text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
@@ -104,15 +104,11 @@ pub fn view_with<N: Node>(
         }
     }
     let first = tag_candidate(&role_name, content.as_ref());
-    view.is_marker = is_marker(
+    view.mark(is_marker(
         &role_name,
         string_field(message, "name").as_deref(),
         first.as_deref(),
-    );
-    if view.is_marker {
-        view.role = Role::System;
-    }
-    view.starts_user_turn = view.role == Role::User;
+    ));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }
@@ -124,7 +120,7 @@ fn part_milli<N: Node>(
     reader: &MessageReader,
     view: &mut MessageView,
 ) -> Result<u64, InputError> {
-    Ok(match part_type(reader, part, field)?.as_str() {
+    Ok(match required_type(reader, part, field)?.as_str() {
         "text" | "reasoning" => text_milli(part, reader, field, "text")?,
         "image" | "file" | "reasoning-file" => ATTACHMENT_MILLI,
         "tool-call" => tool_call_milli(part, field, reader, view, "input")?,
@@ -184,10 +180,10 @@ fn output<N: Node>(
             return Err(reader.type_error(&field, "a tool result output object", got));
         }
     };
-    let kind = part_type(reader, &output, &field)?;
+    let output_type = required_type(reader, &output, &field)?;
     let value_field = format!("{field}.value");
     let value = reader.get(&output, &value_field, "value")?;
-    let (milli, cleared) = match kind.as_str() {
+    let (milli, cleared) = match output_type.as_str() {
         "text" | "error-text" => {
             reader.payload(&reader.required_string_value(&output, &value_field, "value")?)
         }
@@ -198,7 +194,7 @@ fn output<N: Node>(
             };
             let mut milli = 0;
             for (item_field, item) in parts(reader, &value, &value_field, "a content object")? {
-                milli += match part_type(reader, &item, &item_field)?.as_str() {
+                milli += match required_type(reader, &item, &item_field)?.as_str() {
                     "text" => text_milli(&item, reader, &item_field, "text")?,
                     "media" | "image-data" | "image-url" | "image-file-id" | "file-data"
                     | "file-url" | "file-id" => ATTACHMENT_MILLI,
@@ -209,7 +205,7 @@ fn output<N: Node>(
         }
         _ => return Ok((reader.json_milli(&output), None)),
     };
-    let replacement = if kind.starts_with("error") {
+    let replacement = if output_type.starts_with("error") {
         CLEARED_ERROR
     } else {
         CLEARED
@@ -238,7 +234,7 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 
 /// The content blocks of a message, for the transcript. Call `view` first.
 pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
-    content_with(message, reader, |part, kind, blocks| match kind {
+    content_with(message, reader, |part, part_type, blocks| match part_type {
         "tool-call" => blocks.push(tool_call_block(part, "toolCallId", "toolName", "input")),
         "tool-result" => tool_result_blocks(part, blocks),
         other => blocks.push(Block::Attachment(other.to_string())),
@@ -254,24 +250,27 @@ pub fn content_with<N: Node>(
 ) -> Result<Content, InputError> {
     let role = reader.required_string(message, "role", "role")?;
     let content = reader.get(message, "content", "content")?;
-    let blocks = content_blocks(content.as_ref(), &mut |part, kind, blocks| match kind {
-        "text" => blocks.push(text_block(part)),
-        "reasoning" => blocks.push(Block::Reasoning(
-            string_field(part, "text").unwrap_or_default(),
-        )),
-        other => other_part(part, other, blocks),
-    });
+    let blocks = content_blocks(
+        content.as_ref(),
+        &mut |part, part_type, blocks| match part_type {
+            "text" => blocks.push(text_block(part)),
+            "reasoning" => blocks.push(Block::Reasoning(
+                string_field(part, "text").unwrap_or_default(),
+            )),
+            other => other_part(part, other, blocks),
+        },
+    );
     Ok(Content { role, blocks })
 }
 
 fn tool_result_blocks<N: Node>(part: &N, blocks: &mut Vec<Block>) {
     let output = part.field("output").ok().flatten();
-    let kind = output.as_ref().and_then(type_name).unwrap_or_default();
+    let output_type = output.as_ref().and_then(type_name).unwrap_or_default();
     let value = output
         .as_ref()
         .and_then(|o| o.field("value").ok().flatten());
     let mut attachments = Vec::new();
-    let text = match kind.as_str() {
+    let text = match output_type.as_str() {
         "content" => {
             let (text, parts) = output_text(value.as_ref(), &["text"]);
             attachments = parts;
@@ -293,7 +292,7 @@ fn tool_result_blocks<N: Node>(part: &N, blocks: &mut Vec<Block>) {
     blocks.push(Block::ToolResult {
         id: string_field(part, "toolCallId").unwrap_or_default(),
         output: text,
-        is_error: kind.starts_with("error"),
+        is_error: output_type.starts_with("error"),
     });
     blocks.extend(attachments);
 }

@@ -10,7 +10,7 @@ use crate::error::InputError;
 use crate::estimate;
 use crate::formats::ai_sdk;
 use crate::formats::shared::{
-    json_text, part_type, string_field, text_milli, tool_call_block, ATTACHMENT_MILLI,
+    json_text, required_type, string_field, text_milli, tool_call_block, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
@@ -32,7 +32,7 @@ fn part_milli<N: Node>(
     reader: &MessageReader,
     view: &mut MessageView,
 ) -> Result<u64, InputError> {
-    Ok(match part_type(reader, part, field)?.as_str() {
+    Ok(match required_type(reader, part, field)?.as_str() {
         "text" | "reasoning" => text_milli(part, reader, field, "text")?,
         "redacted-reasoning" => {
             let data = reader.required_string_value(part, &format!("{field}.data"), "data")?;
@@ -98,7 +98,7 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 
 /// The content blocks of a message, for the transcript. Call `view` first.
 pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
-    ai_sdk::content_with(message, reader, |part, kind, blocks| match kind {
+    ai_sdk::content_with(message, reader, |part, part_type, blocks| match part_type {
         "tool-call" => blocks.push(tool_call_block(part, "toolCallId", "toolName", "args")),
         "tool-result" => {
             let result = part.field("result").ok().flatten();

@@ -15,7 +15,7 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    foreign_field, is_marker, json_text, part_type, parts, parts_array, role_misfit, role_of,
+    foreign_field, is_marker, json_text, parts, parts_array, required_type, role_misfit, role_of,
     string_field, string_role, tagged, text_block, text_milli, type_name, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
@@ -59,8 +59,8 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
 }
 
 /// Whether a part is a tool part, as `isToolUIPart` in `ai` decides.
-fn is_tool_part(kind: &str) -> bool {
-    kind.starts_with("tool-") || kind == "dynamic-tool"
+fn is_tool_part(part_type: &str) -> bool {
+    part_type.starts_with("tool-") || part_type == "dynamic-tool"
 }
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
@@ -88,12 +88,12 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         .iter()
         .enumerate()
     {
-        let kind = part_type(reader, part, field)?;
-        if kind != "step-start" {
+        let part_type = required_type(reader, part, field)?;
+        if part_type != "step-start" {
             // This part is in the step that began at the latest boundary.
             view.earlier_step_results = step_boundary;
         }
-        milli += match kind.as_str() {
+        milli += match part_type.as_str() {
             "text" | "reasoning" => {
                 step.sent = true;
                 text_milli(part, reader, field, "text")?
@@ -108,9 +108,9 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
                 step_boundary = view.tool_results.len();
                 0
             }
-            kind if UNSENT_PARTS.contains(&kind) => 0,
-            kind if is_tool_part(kind) => {
-                match tool_part(part, kind, index, field, reader, &mut view)? {
+            part_type if UNSENT_PARTS.contains(&part_type) => 0,
+            part_type if is_tool_part(part_type) => {
+                match tool_part(part, part_type, index, field, reader, &mut view)? {
                     Some(sent) => {
                         step.sent = true;
                         step.results |= sent.answered;
@@ -127,11 +127,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         "system" | "user" => crate::formats::shared::first_text(Some(&parts_value)),
         _ => None,
     };
-    view.is_marker = is_marker(&role_name, None, first.as_deref());
-    if view.is_marker {
-        view.role = Role::System;
-    }
-    view.starts_user_turn = view.role == Role::User;
+    view.mark(is_marker(&role_name, None, first.as_deref()));
     view.tokens = MESSAGE_OVERHEAD * model_messages.max(1) + estimate::milli_to_tokens(milli);
     Ok(view)
 }
@@ -162,7 +158,7 @@ struct SentTool {
 /// for a call still streaming its input, which is not sent at all.
 fn tool_part<N: Node>(
     part: &N,
-    kind: &str,
+    part_type: &str,
     index: usize,
     field: &str,
     reader: &MessageReader,
@@ -173,10 +169,10 @@ fn tool_part<N: Node>(
     if state == "input-streaming" {
         return Ok(None);
     }
-    let name_milli = if kind == "dynamic-tool" {
+    let name_milli = if part_type == "dynamic-tool" {
         text_milli(part, reader, field, "toolName")?
     } else {
-        reader.milli(kind.strip_prefix("tool-").unwrap_or(kind))
+        reader.milli(part_type.strip_prefix("tool-").unwrap_or(part_type))
     };
     let input = reader.get(part, &format!("{field}.input"), "input")?;
     let mut milli = name_milli + input.map_or(0, |input| reader.json_milli(&input));
@@ -256,29 +252,29 @@ pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, 
     for part in (0..parts.as_ref().and_then(|p| p.array_len()).unwrap_or(0))
         .filter_map(|i| parts.as_ref()?.item(i).ok())
     {
-        let Some(kind) = type_name(&part) else {
+        let Some(part_type) = type_name(&part) else {
             continue;
         };
-        match kind.as_str() {
+        match part_type.as_str() {
             "text" => blocks.push(text_block(&part)),
             "reasoning" => blocks.push(Block::Reasoning(
                 string_field(&part, "text").unwrap_or_default(),
             )),
             "file" => blocks.push(Block::Attachment("file".to_string())),
-            kind if is_tool_part(kind) => tool_blocks(&part, kind, &mut blocks),
+            part_type if is_tool_part(part_type) => tool_blocks(&part, part_type, &mut blocks),
             _ => {}
         }
     }
     Ok(Content { role, blocks })
 }
 
-fn tool_blocks<N: Node>(part: &N, kind: &str, blocks: &mut Vec<Block>) {
+fn tool_blocks<N: Node>(part: &N, part_type: &str, blocks: &mut Vec<Block>) {
     let state = string_field(part, "state").unwrap_or_default();
     if state == "input-streaming" {
         return;
     }
     let id = string_field(part, "toolCallId").unwrap_or_default();
-    let name = match kind.strip_prefix("tool-") {
+    let name = match part_type.strip_prefix("tool-") {
         Some(name) => name.to_string(),
         None => string_field(part, "toolName").unwrap_or_default(),
     };

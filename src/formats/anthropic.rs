@@ -9,8 +9,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_field_misfit, content_blocks, content_misfit, is_marker, output_text, part_type, parts,
-    parts_misfit, role_misfit, role_of, string_field, tag_candidate, text_block, text_milli,
+    chat_field_misfit, content_blocks, content_misfit, is_marker, output_text, parts, parts_misfit,
+    required_type, role_misfit, role_of, string_field, tag_candidate, text_block, text_milli,
     tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
@@ -70,11 +70,11 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         Some(array) if array.kind() == Kind::Array => {
             let blocks = parts(reader, array, "content", "a content block object")?;
             for (index, (field, block)) in blocks.iter().enumerate() {
-                let kind = part_type(reader, block, field)?;
-                if kind != "tool_result" {
+                let block_type = required_type(reader, block, field)?;
+                if block_type != "tool_result" {
                     other_blocks += 1;
                 }
-                milli += match kind.as_str() {
+                milli += match block_type.as_str() {
                     "tool_use" => {
                         opens.push(reader.required_string(block, &format!("{field}.id"), "id")?);
                         let input = reader.get(block, &format!("{field}.input"), "input")?;
@@ -89,7 +89,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
                         tool_results.extend(result.map(|r| r.0));
                         tokens
                     }
-                    _ => block_milli(block, &kind, field, reader)?,
+                    _ => block_milli(block, &block_type, field, reader)?,
                 };
             }
         }
@@ -130,11 +130,11 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
 /// server tools' blocks among them).
 fn block_milli<N: Node>(
     block: &N,
-    kind: &str,
+    block_type: &str,
     field: &str,
     reader: &MessageReader,
 ) -> Result<u64, InputError> {
-    Ok(match kind {
+    Ok(match block_type {
         "text" => text_milli(block, reader, field, "text")?,
         "thinking" => text_milli(block, reader, field, "thinking")?,
         // The encrypted thinking stands for the thinking it hides.
@@ -166,8 +166,8 @@ fn tool_result<N: Node>(
             for (inner_field, inner) in
                 parts(reader, &content, &content_field, "a content block object")?
             {
-                let kind = part_type(reader, &inner, &inner_field)?;
-                milli += block_milli(&inner, &kind, &inner_field, reader)?;
+                let block_type = required_type(reader, &inner, &inner_field)?;
+                milli += block_milli(&inner, &block_type, &inner_field, reader)?;
             }
             (milli, false)
         }
@@ -204,17 +204,20 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
     let role = reader.required_string(message, "role", "role")?;
     let content = reader.get(message, "content", "content")?;
-    let blocks = content_blocks(content.as_ref(), &mut |block, kind, blocks| match kind {
-        "text" => blocks.push(text_block(block)),
-        "thinking" => blocks.push(Block::Reasoning(
-            string_field(block, "thinking").unwrap_or_default(),
-        )),
-        // Nothing readable to summarise.
-        "redacted_thinking" => {}
-        "tool_use" => blocks.push(tool_call_block(block, "id", "name", "input")),
-        "tool_result" => tool_result_blocks(block, blocks),
-        other => blocks.push(Block::Attachment(other.to_string())),
-    });
+    let blocks = content_blocks(
+        content.as_ref(),
+        &mut |block, block_type, blocks| match block_type {
+            "text" => blocks.push(text_block(block)),
+            "thinking" => blocks.push(Block::Reasoning(
+                string_field(block, "thinking").unwrap_or_default(),
+            )),
+            // Nothing readable to summarise.
+            "redacted_thinking" => {}
+            "tool_use" => blocks.push(tool_call_block(block, "id", "name", "input")),
+            "tool_result" => tool_result_blocks(block, blocks),
+            other => blocks.push(Block::Attachment(other.to_string())),
+        },
+    );
     Ok(Content { role, blocks })
 }
 

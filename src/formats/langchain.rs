@@ -110,7 +110,7 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
             return Some("its field `lc_kwargs`, which is not an object".to_string());
         }
         return match string_field(message, "type") {
-            Some(kind) if kind != "constructor" => None,
+            Some(message_type) if message_type != "constructor" => None,
             _ => Some("its field `type`, which is not a message type".to_string()),
         };
     }
@@ -161,7 +161,7 @@ fn message_type<N: Node>(
     Ok(CLASSES
         .iter()
         .find(|(name, _)| *name == class)
-        .map_or("unknown", |(_, kind)| *kind)
+        .map_or("unknown", |(_, message_type)| *message_type)
         .to_string())
 }
 
@@ -172,8 +172,8 @@ fn role_of<N: Node>(
     body: &Body<'_, N>,
     reader: &MessageReader,
 ) -> Result<(String, Role), InputError> {
-    let kind = message_type(message, body, reader)?;
-    let role = match kind.as_str() {
+    let lc_type = message_type(message, body, reader)?;
+    let role = match lc_type.as_str() {
         "human" => Role::User,
         "ai" => Role::Assistant,
         "tool" | "function" => Role::Tool,
@@ -192,7 +192,7 @@ fn role_of<N: Node>(
         }
         _ => Role::Other,
     };
-    Ok((kind, role))
+    Ok((lc_type, role))
 }
 
 /// The marker-tag role name the shared rules use for a LangChain type.
@@ -206,7 +206,7 @@ fn tag_role(role: Role) -> &'static str {
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     let body = body(message, reader)?;
-    let (kind, role) = role_of(message, &body, reader)?;
+    let (lc_type, role) = role_of(message, &body, reader)?;
     let mut view = MessageView::empty(role);
     let kwargs = body.fields();
     let content = reader.get(kwargs, &body.field("content"), "content")?;
@@ -245,7 +245,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         }
     }
 
-    if kind == "tool" {
+    if lc_type == "tool" {
         let id = reader.required_string(kwargs, &body.field("tool_call_id"), "tool_call_id")?;
         view.answers.push(id);
         if content.is_some() {
@@ -259,11 +259,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     }
 
     let first = tag_candidate(tag_role(role), content.as_ref());
-    view.is_marker = is_marker(tag_role(role), None, first.as_deref());
-    if view.is_marker {
-        view.role = Role::System;
-    }
-    view.starts_user_turn = view.role == Role::User;
+    view.mark(is_marker(tag_role(role), None, first.as_deref()));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }
@@ -299,11 +295,11 @@ fn parts_milli<N: Node>(
         if part.kind() != Kind::Object {
             return Err(reader.type_error(&field, "a content block object", part.kind()));
         }
-        let kind = reader.required_string(&part, &format!("{field}.type"), "type")?;
+        let part_type = reader.required_string(&part, &format!("{field}.type"), "type")?;
         let text = reader.string(&part, &format!("{field}.text"), "text")?;
-        milli += match (kind.as_str(), text) {
+        milli += match (part_type.as_str(), text) {
             ("text", Some(text)) => reader.text_milli(&text),
-            (kind, _) if ATTACHMENTS.contains(&kind) => ATTACHMENT_MILLI,
+            (part_type, _) if ATTACHMENTS.contains(&part_type) => ATTACHMENT_MILLI,
             _ => reader.json_milli(&part),
         };
     }
@@ -340,7 +336,7 @@ pub fn marker(text: &str) -> Json {
 /// The content blocks of a message, for the transcript. Call `view` first.
 pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
     let body = body(message, reader)?;
-    let (kind, role) = role_of(message, &body, reader)?;
+    let (lc_type, role) = role_of(message, &body, reader)?;
     let kwargs = body.fields();
     let content = kwargs.field("content").ok().flatten();
     let mut texts = Vec::new();
@@ -361,7 +357,7 @@ pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, 
         }
     }
     let mut blocks = Vec::new();
-    if kind == "tool" {
+    if lc_type == "tool" {
         let output = crate::util::join::join(
             texts.iter().filter_map(|block| match block {
                 Block::Text(text) => Some(text.as_str()),

@@ -125,11 +125,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
             .and_then(|c| c.text().map(|t| t.into_owned())),
         _ => None,
     };
-    view.is_marker = is_marker(&role_name, None, first.as_deref());
-    if view.is_marker {
-        view.role = Role::System;
-    }
-    view.starts_user_turn = view.role == Role::User;
+    view.mark(is_marker(&role_name, None, first.as_deref()));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }

@@ -6,7 +6,7 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_role, content_blocks, is_marker, part_at, part_count, part_type, parts, parts_misfit,
+    chat_role, content_blocks, is_marker, part_at, part_count, parts, parts_misfit, required_type,
     string_field, subfield, tag_candidate, text_block, text_milli, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
@@ -50,11 +50,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     if role == Role::Tool {
         read_tool_answer(message, reader, &role_name, payload, &mut view)?;
     }
-    view.is_marker = is_marker(&role_name, name.as_deref(), first.as_deref());
-    if view.is_marker {
-        view.role = Role::System;
-    }
-    view.starts_user_turn = view.role == Role::User;
+    view.mark(is_marker(&role_name, name.as_deref(), first.as_deref()));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }
@@ -149,7 +145,7 @@ fn read_tool_answer<N: Node>(
 fn parts_milli<N: Node>(content: &N, reader: &MessageReader) -> Result<u64, InputError> {
     let mut milli = 0;
     for (field, part) in parts(reader, content, "content", "a content part object")? {
-        milli += match part_type(reader, &part, &field)?.as_str() {
+        milli += match required_type(reader, &part, &field)?.as_str() {
             "text" => text_milli(&part, reader, &field, "text")?,
             "refusal" => text_milli(&part, reader, &field, "refusal")?,
             "image_url" | "input_audio" | "file" => ATTACHMENT_MILLI,
@@ -174,15 +170,18 @@ pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, 
     let role = reader.required_string(message, "role", "role")?;
     let mut blocks = Vec::new();
     let content = reader.get(message, "content", "content")?;
-    let texts = content_blocks(content.as_ref(), &mut |part, kind, blocks| match kind {
-        "text" => blocks.push(text_block(part)),
-        "refusal" => blocks.push(Block::Text(
-            string_field(part, "refusal").unwrap_or_default(),
-        )),
-        "image_url" => blocks.push(Block::Attachment("image".into())),
-        "input_audio" => blocks.push(Block::Attachment("audio".into())),
-        other => blocks.push(Block::Attachment(other.to_string())),
-    });
+    let texts = content_blocks(
+        content.as_ref(),
+        &mut |part, part_type, blocks| match part_type {
+            "text" => blocks.push(text_block(part)),
+            "refusal" => blocks.push(Block::Text(
+                string_field(part, "refusal").unwrap_or_default(),
+            )),
+            "image_url" => blocks.push(Block::Attachment("image".into())),
+            "input_audio" => blocks.push(Block::Attachment("audio".into())),
+            other => blocks.push(Block::Attachment(other.to_string())),
+        },
+    );
     if role == "tool" || role == "function" {
         let id = string_field(message, "tool_call_id");
         let output = crate::util::join::join(

@@ -16,9 +16,9 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_field_misfit, content_blocks, content_misfit, has, is_marker, output_text, part_type,
-    parts, parts_misfit, role_misfit, role_of, string_field, tag_candidate, tagged, text_milli,
-    tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
+    chat_field_misfit, content_blocks, content_misfit, has, is_marker, output_text, parts,
+    parts_misfit, required_type, role_misfit, role_of, string_field, tag_candidate, tagged,
+    text_milli, tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
@@ -48,9 +48,11 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
         return Some(why);
     }
     match message.field("type") {
-        Ok(Some(kind)) if kind.text().as_deref() == Some("message") => message_misfit(message),
-        Ok(Some(kind)) if kind.kind() == Kind::String => None,
-        Ok(Some(kind)) if kind.kind() != Kind::Null => {
+        Ok(Some(item_type)) if item_type.text().as_deref() == Some("message") => {
+            message_misfit(message)
+        }
+        Ok(Some(item_type)) if item_type.kind() == Kind::String => None,
+        Ok(Some(item_type)) if item_type.kind() != Kind::Null => {
             Some("its field `type`, which is not a string".to_string())
         }
         Ok(_) if is_reference(message) => None,
@@ -88,16 +90,18 @@ pub fn view<N: Node>(item: &N, reader: &MessageReader) -> Result<MessageView, In
     if item.kind() != Kind::Object {
         return Err(reader.type_error("", "an input item object", item.kind()));
     }
-    let kind = match reader.get(item, "type", "type")? {
-        Some(kind) if kind.kind() == Kind::String => kind.text().map(|t| t.into_owned()),
-        Some(kind) if kind.kind() != Kind::Null => {
-            return Err(reader.type_error("type", "a string", kind.kind()))
+    let item_type = match reader.get(item, "type", "type")? {
+        Some(item_type) if item_type.kind() == Kind::String => {
+            item_type.text().map(|t| t.into_owned())
+        }
+        Some(item_type) if item_type.kind() != Kind::Null => {
+            return Err(reader.type_error("type", "a string", item_type.kind()))
         }
         _ if is_reference(item) => Some("item_reference".to_string()),
         _ => None,
     };
     let mut view = MessageView::empty(Role::Assistant);
-    let milli = match kind.as_deref() {
+    let milli = match item_type.as_deref() {
         None | Some("message") => message_milli(item, reader, &mut view)?,
         Some("function_call") => {
             view.opens
@@ -145,7 +149,7 @@ pub fn view<N: Node>(item: &N, reader: &MessageReader) -> Result<MessageView, In
         }
     };
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
-    if kind.as_deref() == Some("ghost_snapshot") {
+    if item_type.as_deref() == Some("ghost_snapshot") {
         view.tokens = 0;
     }
     Ok(view)
@@ -156,8 +160,8 @@ fn message_milli<N: Node>(
     reader: &MessageReader,
     view: &mut MessageView,
 ) -> Result<u64, InputError> {
-    let (role, kind) = role_of(item, reader, ROLES, "")?;
-    view.role = kind;
+    let (role_name, role) = role_of(item, reader, ROLES, "")?;
+    view.role = role;
     let content = reader.get(item, "content", "content")?;
     let milli = match &content {
         Some(text) if text.kind() == Kind::String => reader.text_milli(text),
@@ -170,15 +174,11 @@ fn message_milli<N: Node>(
             ))
         }
     };
-    view.is_marker = is_marker(
-        &role,
+    view.mark(is_marker(
+        &role_name,
         None,
-        tag_candidate(&role, content.as_ref()).as_deref(),
-    );
-    if view.is_marker {
-        view.role = Role::System;
-    }
-    view.starts_user_turn = view.role == Role::User;
+        tag_candidate(&role_name, content.as_ref()).as_deref(),
+    ));
     Ok(milli)
 }
 
@@ -187,7 +187,7 @@ fn message_milli<N: Node>(
 fn parts_milli<N: Node>(array: &N, field: &str, reader: &MessageReader) -> Result<u64, InputError> {
     let mut milli = 0;
     for (part_field, part) in parts(reader, array, field, "a content part object")? {
-        milli += match part_type(reader, &part, &part_field)?.as_str() {
+        milli += match required_type(reader, &part, &part_field)?.as_str() {
             "input_text" | "output_text" => text_milli(&part, reader, &part_field, "text")?,
             "refusal" => text_milli(&part, reader, &part_field, "refusal")?,
             "input_image" | "input_file" | "input_audio" => ATTACHMENT_MILLI,
@@ -263,15 +263,15 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 /// The content blocks of an item, for the transcript. Call `view` first.
 pub fn content<N: Node>(item: &N, _at: &MessageReader) -> Result<Content, InputError> {
     let text = |key| string_field(item, key).unwrap_or_default();
-    let kind = type_name(item).unwrap_or_else(|| {
-        let kind = if is_reference(item) {
+    let item_type = type_name(item).unwrap_or_else(|| {
+        let item_type = if is_reference(item) {
             "item_reference"
         } else {
             "message"
         };
-        kind.to_string()
+        item_type.to_string()
     });
-    let (role, blocks) = match kind.as_str() {
+    let (role, blocks) = match item_type.as_str() {
         "message" => (text("role"), message_blocks(item)),
         "function_call" => (
             assistant(),
@@ -320,9 +320,9 @@ pub fn content<N: Node>(item: &N, _at: &MessageReader) -> Result<Content, InputE
 
 fn message_blocks<N: Node>(item: &N) -> Vec<Block> {
     let content = item.field("content").ok().flatten();
-    content_blocks(content.as_ref(), &mut |part, kind, blocks| {
+    content_blocks(content.as_ref(), &mut |part, part_type, blocks| {
         let text = |key| string_field(part, key).unwrap_or_default();
-        blocks.push(match kind {
+        blocks.push(match part_type {
             "input_text" | "output_text" => Block::Text(untagged(&text("text")).to_string()),
             "refusal" => Block::Text(text("refusal")),
             "input_image" => Block::Attachment("image".to_string()),

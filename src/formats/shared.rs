@@ -122,10 +122,10 @@ impl FormatSet {
 /// often, and an unknown part is counted by its JSON wherever it appears.
 pub fn part_formats<N: Node>(part: &N) -> FormatSet {
     use Format::*;
-    let Some(kind) = type_name(part) else {
+    let Some(part_type) = type_name(part) else {
         return FormatSet::ALL;
     };
-    match kind.as_str() {
+    match part_type.as_str() {
         "text" => FormatSet::of(&[OpenAiChat, AiSdk, Anthropic, AiSdk4]),
         "image_url" => FormatSet::of(&[OpenAiChat]),
         "input_audio" | "refusal" => FormatSet::of(&[OpenAiChat, OpenAiResponses]),
@@ -327,7 +327,7 @@ pub fn part_at<N: Node>(
 }
 
 /// A part's required `type`.
-pub fn part_type<N: Node>(
+pub fn required_type<N: Node>(
     reader: &MessageReader,
     part: &N,
     field: &str,
@@ -425,10 +425,10 @@ pub fn output_text<N: Node>(value: Option<&N>, text_types: &[&str]) -> (String, 
     let mut attachments = Vec::new();
     for part in (0..value.array_len().unwrap_or(0)).filter_map(|i| value.item(i).ok()) {
         match type_name(&part) {
-            Some(kind) if text_types.contains(&kind.as_str()) => {
+            Some(part_type) if text_types.contains(&part_type.as_str()) => {
                 texts.push(string_field(&part, "text").unwrap_or_default())
             }
-            Some(kind) => attachments.push(Block::Attachment(kind)),
+            Some(part_type) => attachments.push(Block::Attachment(part_type)),
             None => {}
         }
     }
@@ -450,14 +450,14 @@ pub fn chat_role<N: Node>(
         return Err(reader.type_error("", "a message object", message.kind()));
     }
     let name = reader.required_string(message, "role", "role")?;
-    let kind = match name.as_str() {
+    let role = match name.as_str() {
         "system" => Role::System,
         "user" => Role::User,
         "assistant" => Role::Assistant,
         "tool" | "function" => Role::Tool,
         _ => Role::Other,
     };
-    Ok((name, kind))
+    Ok((name, role))
 }
 
 /// A message's `role`, which must be one of `roles`: its name and kind.
@@ -469,7 +469,7 @@ pub fn role_of<N: Node>(
 ) -> Result<(String, Role), InputError> {
     let name = reader.required_string(message, "role", "role")?;
     match roles.iter().find(|(role, _)| *role == name) {
-        Some((_, kind)) => Ok((name, *kind)),
+        Some((_, role)) => Ok((name, *role)),
         None => {
             let names: Vec<String> = roles
                 .iter()
@@ -501,8 +501,8 @@ pub fn content_blocks<N: Node>(
         blocks.push(Block::Text(untagged(&text).to_string()));
     }
     for item in (0..content.array_len().unwrap_or(0)).filter_map(|i| content.item(i).ok()) {
-        if let Some(kind) = type_name(&item) {
-            part(&item, &kind, &mut blocks);
+        if let Some(part_type) = type_name(&item) {
+            part(&item, &part_type, &mut blocks);
         }
     }
     blocks

@@ -12,6 +12,7 @@ use crate::summary::text::cut_at_line;
 use crate::summary::transcript::{Entry, Renderer};
 use crate::summary::{chunk, frame, prompt, reply, SummaryOptions, MIN_TRANSCRIPT_TOKENS};
 use crate::util::json::Json;
+use crate::view::MessageView;
 
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -42,82 +43,39 @@ impl Job {
     ) -> Result<Job, InputError> {
         crate::summary::check_model(model)?;
         let (format, views) = read_history(effective, format, "effective", DEFAULT_PLACEHOLDER)?;
-        let reader = |index| MessageReader {
-            argument: "effective",
-            index,
-            placeholder: DEFAULT_PLACEHOLDER,
-            sizes: true,
-            cleared: false,
-        };
-        // The instructions at the start are never summarised: they are sent
-        // again, ahead of the marker.
-        let instructions = crate::cuts::instructions(&views);
-        let marker = views.iter().rposition(|view| view.is_marker);
-        let start = marker.map_or(instructions, |m| m + 1);
-        if start >= effective.len() {
-            return Err(InputError::range_error(match marker {
-                Some(_) => "effective has no messages after its newest compaction marker: there is nothing new to summarise".to_string(),
-                None if effective.is_empty() => "effective is empty: there is nothing to summarise".to_string(),
-                None => format!(
-                    "effective holds only its {instructions} leading system messages, which are instructions and never summarised: there is nothing to summarise"
-                ),
-            }));
+        let span = Span::of(&views);
+        if span.start >= effective.len() {
+            return Err(span.nothing_to_summarise(effective.len()));
         }
-
         let system = prompt::system_prompt(options.max_summary_tokens);
-        let prior = match marker {
-            Some(m) => {
-                let content = format.content(&effective[m], &reader(m))?;
-                let text = text_of(&content);
-                let prior = prompt::prior_text(frame::summary_of(&text));
-                Some(
-                    cut_at_line(&prior, options.max_summary_tokens)
-                        .0
-                        .into_owned(),
-                )
-            }
+        let prior = match span.marker {
+            Some(m) => Some(prior_summary(
+                &format.content(&effective[m], &reader(m))?,
+                &options,
+            )),
             None => None,
         };
-
-        // Every request: two messages, the system prompt, the fixed text of
-        // the user message, the prior, and the transcript's entries.
-        let request_milli = options
-            .max_input_tokens
-            .saturating_sub(2 * MESSAGE_OVERHEAD + estimate::text_tokens(&system) + 1)
-            * 1_000;
-        let prior_milli = prior.as_deref().map(estimate::text_milli_tokens);
-        let first_budget = request_milli.saturating_sub(prompt::fixed_user_milli(prior_milli));
-        let budget = request_milli
-            .saturating_sub(prompt::fixed_user_milli(Some(
-                options.max_summary_tokens * 1_000,
-            )))
-            .min(first_budget);
-        if budget < MIN_TRANSCRIPT_TOKENS * 1_000 {
-            let needed =
-                options.max_input_tokens + (MIN_TRANSCRIPT_TOKENS * 1_000 - budget).div_ceil(1_000);
-            return Err(InputError::range_error(format!(
-                "options.maxInputTokens ({}) leaves too little room for the transcript next to a summary of \
-                 options.maxSummaryTokens ({}): it must be at least {needed}",
-                options.max_input_tokens, options.max_summary_tokens
-            )));
+        let budgets = Budgets::new(&options, &system, prior.as_deref());
+        if budgets.each < MIN_TRANSCRIPT_TOKENS * 1_000 {
+            return Err(budgets.too_little_room(&options));
         }
-
+        // The transcript from the span's start, each entry fitted to a
+        // request, then cut into chunks that each fit one.
         let mut renderer = Renderer::new(options.tool_output_chars);
-        let entries = (start..effective.len())
+        let entries = (span.start..effective.len())
             .map(|index| {
                 let content = format.content(&effective[index], &reader(index))?;
                 let mut entry = renderer.entry(&content, index + 1, views[index].starts_user_turn);
-                entry.fit(budget);
+                entry.fit(budgets.each);
                 Ok(entry)
             })
             .collect::<Result<Vec<_>, InputError>>()?;
         let milli: Vec<u64> = entries.iter().map(Entry::milli_tokens).collect();
         let starts: Vec<bool> = entries.iter().map(|entry| entry.starts_turn).collect();
-        let chunks = chunk::plan(&milli, &starts, first_budget, budget)
+        let chunks = chunk::plan(&milli, &starts, budgets.first, budgets.each)
             .into_iter()
             .map(|range| entries[range].iter().map(Entry::text).collect())
             .collect();
-
         Ok(Job {
             model: model.to_string(),
             format,
@@ -127,7 +85,7 @@ impl Job {
             next: 0,
             prior,
             cut: false,
-            source_tokens: total_tokens(&views[marker.unwrap_or(instructions)..]),
+            source_tokens: total_tokens(&views[span.replaced_from..]),
         })
     }
 
@@ -210,4 +168,107 @@ fn text_of(content: &crate::content::Content) -> String {
         _ => None,
     });
     crate::util::join::join(texts, "\n")
+}
+
+/// How a message of `effective` is read for the transcript.
+fn reader(index: usize) -> MessageReader<'static> {
+    MessageReader {
+        argument: "effective",
+        index,
+        placeholder: DEFAULT_PLACEHOLDER,
+        sizes: true,
+        cleared: false,
+    }
+}
+
+/// Which messages a compaction summarises and which its marker replaces.
+struct Span {
+    /// The newest marker, whose summary is the prior to update.
+    marker: Option<usize>,
+    /// How many messages at the start are instructions.
+    instructions: usize,
+    /// The first message summarised: after the newest marker, or after the
+    /// instructions at the start, which are never summarised (they are sent
+    /// again, ahead of the marker).
+    start: usize,
+    /// The first message the new marker replaces: the newest marker, or the
+    /// first after the instructions.
+    replaced_from: usize,
+}
+
+impl Span {
+    fn of(views: &[MessageView]) -> Span {
+        let instructions = crate::cuts::instructions(views);
+        let marker = views.iter().rposition(|view| view.is_marker);
+        Span {
+            marker,
+            instructions,
+            start: marker.map_or(instructions, |m| m + 1),
+            replaced_from: marker.unwrap_or(instructions),
+        }
+    }
+
+    /// Why a history of `len` messages whose span starts at its end has
+    /// nothing to summarise.
+    fn nothing_to_summarise(&self, len: usize) -> InputError {
+        let instructions = self.instructions;
+        InputError::range_error(match self.marker {
+            Some(_) => "effective has no messages after its newest compaction marker: there is nothing new to summarise".to_string(),
+            None if len == 0 => "effective is empty: there is nothing to summarise".to_string(),
+            None => format!(
+                "effective holds only its {instructions} leading system messages, which are instructions and never summarised: there is nothing to summarise"
+            ),
+        })
+    }
+}
+
+/// The summary inside a marker's content, as the prior of the first request:
+/// out of its frame, neutralised and cut to `max_summary_tokens`.
+fn prior_summary(marker: &crate::content::Content, options: &SummaryOptions) -> String {
+    let text = text_of(marker);
+    let prior = prompt::prior_text(frame::summary_of(&text));
+    cut_at_line(&prior, options.max_summary_tokens)
+        .0
+        .into_owned()
+}
+
+/// What the transcript of a request may take, in thousandths of a token.
+#[derive(Clone, Copy)]
+struct Budgets {
+    /// The first request's, next to the marker's prior (or none).
+    first: u64,
+    /// Every request's: the least of the first's and a later one's, next to
+    /// a prior as long as a summary may be.
+    each: u64,
+}
+
+impl Budgets {
+    /// Every request holds two messages, the system prompt, the fixed text of
+    /// the user message, the prior, and the transcript's entries.
+    fn new(options: &SummaryOptions, system: &str, prior: Option<&str>) -> Budgets {
+        let request_milli = options
+            .max_input_tokens
+            .saturating_sub(2 * MESSAGE_OVERHEAD + estimate::text_tokens(system) + 1)
+            * 1_000;
+        let prior_milli = prior.map(estimate::text_milli_tokens);
+        let first = request_milli.saturating_sub(prompt::fixed_user_milli(prior_milli));
+        let each = request_milli
+            .saturating_sub(prompt::fixed_user_milli(Some(
+                options.max_summary_tokens * 1_000,
+            )))
+            .min(first);
+        Budgets { first, each }
+    }
+
+    /// Why `maxInputTokens` leaves the transcript too little room, and what
+    /// it must be at least.
+    fn too_little_room(self, options: &SummaryOptions) -> InputError {
+        let needed =
+            options.max_input_tokens + (MIN_TRANSCRIPT_TOKENS * 1_000 - self.each).div_ceil(1_000);
+        InputError::range_error(format!(
+            "options.maxInputTokens ({}) leaves too little room for the transcript next to a summary of \
+             options.maxSummaryTokens ({}): it must be at least {needed}",
+            options.max_input_tokens, options.max_summary_tokens
+        ))
+    }
 }

@@ -122,16 +122,18 @@ fn render_one(
                 let tool = tool_name(calls, id)
                     .map(|name| format!(" of the tool \"{}\"", neutralise(name)))
                     .unwrap_or_default();
-                let kind = if *is_error { "Error result" } else { "Result" };
+                let label = if *is_error { "Error result" } else { "Result" };
                 let output = excerpt(output.trim_end(), tool_output_chars);
                 let output = if output.trim().is_empty() {
                     "(empty)".into()
                 } else {
                     neutralise(&output).into_owned()
                 };
-                lines.push(format!("({kind}{tool}{}:)\n{output}", call_id(id)));
+                lines.push(format!("({label}{tool}{}:)\n{output}", call_id(id)));
             }
-            Block::Attachment(kind) => lines.push(format!("(attached: {})", neutralise(kind))),
+            Block::Attachment(attachment) => {
+                lines.push(format!("(attached: {})", neutralise(attachment)))
+            }
         }
     }
     let body = if lines.is_empty() {
