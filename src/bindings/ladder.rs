@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::convert::{read_array, read_format_option, read_options, to_js_error};
 use super::memo::HistoryMemo;
 use super::types::MessageList;
-use crate::history_functions as api;
+use crate::history_functions;
 use crate::ladder::{
     after_pruning, before_pruning, over_budget, progress_shortfall, Next, Standing,
 };
@@ -36,7 +36,7 @@ impl HistoryMemo {
         let nodes = read_array(&effective, "effective")?;
         let summary = SummaryOptions::read(&read_options(compact_options, "options.compact")?)
             .map_err(to_js_error)?;
-        let plan = api::compaction_plan(
+        let plan = history_functions::compaction_plan(
             &nodes,
             max_tokens,
             summary.max_summary_tokens,
