@@ -106,11 +106,25 @@ impl History {
     }
 
     /// Keeps only the first `len` messages.
-    pub fn truncate(&mut self, len: usize) {
+    fn truncate(&mut self, len: usize) {
         self.numbers.truncate(len);
         self.candidates.truncate(len);
         self.views.truncate(len);
         self.carried.retain(|&(index, _)| index < len);
+    }
+
+    /// A copy of its first `len` messages.
+    fn prefix(&self, len: usize) -> History {
+        let first = |count: usize| len.min(count);
+        History {
+            key: self.key.clone(),
+            numbers: self.numbers[..first(self.numbers.len())].to_vec(),
+            candidates: self.candidates[..first(self.candidates.len())].to_vec(),
+            format: self.format,
+            views: self.views[..first(self.views.len())].to_vec(),
+            carried: self.carried.iter().copied().filter(|&(index, _)| index < len).collect(),
+            used: self.used,
+        }
     }
 }
 
@@ -199,9 +213,13 @@ impl<'a> Recall<'a> {
     }
 
     /// The whole history read before under `key` that shares the longest
-    /// beginning with this one, taken out of the memo (it comes back, grown
-    /// or cut, with `keep`), cut to that beginning. `None` when none shares
-    /// a message.
+    /// beginning with this one, cut to that beginning. One that shares most
+    /// of itself is taken out of the memo (it comes back, grown or cut, with
+    /// `keep`); one that parts from this read in its first half is copied up
+    /// to there, which is cheap, and stays for the reads it still serves: an
+    /// agent loop's stored history, read again next turn, parts from its
+    /// pruned copy at the first pruned result. `None` when none shares a
+    /// message.
     pub fn take_history(&mut self, key: &ReadKey) -> Option<History> {
         let numbers = &self.numbers;
         let (at, shared) = self
@@ -214,6 +232,10 @@ impl<'a> Recall<'a> {
             .max_by_key(|&(_, shared)| shared)?;
         if shared == 0 {
             return None;
+        }
+        let history = &self.memo.histories[at];
+        if shared * 2 < history.numbers.len() {
+            return Some(history.prefix(shared));
         }
         let mut history = self.memo.histories.swap_remove(at);
         history.truncate(shared);
