@@ -6,29 +6,16 @@
 
 use super::Costs;
 
-/// Byte classes; punctuation comes twice, as a new character or as the
-/// same character as the byte before it, and ESC has a class of its own.
-const LOWER: usize = 0;
-const UPPER: usize = 1;
-const DIGIT: usize = 2;
-const SPACE: usize = 3;
-const NEWLINE: usize = 4;
-const PUNCT: usize = 5;
-const REPEAT: usize = 6;
-const ESCAPE: usize = 7; // ESC, 0x1B
-const CLASSES: usize = 8;
+use super::bytes::{class, Byte, CLASSES, REPEAT};
 
-const fn class(byte: u8) -> usize {
-    match byte {
-        b'a'..=b'z' => LOWER,
-        b'A'..=b'Z' => UPPER,
-        b'0'..=b'9' => DIGIT,
-        b' ' | b'\t' => SPACE,
-        b'\n' | b'\r' => NEWLINE,
-        0x1B => ESCAPE,
-        _ => PUNCT,
-    }
-}
+/// The byte classes, as indices of the table.
+const LOWER: usize = Byte::Lower as usize;
+const UPPER: usize = Byte::Upper as usize;
+const DIGIT: usize = Byte::Digit as usize;
+const SPACE: usize = Byte::Space as usize;
+const NEWLINE: usize = Byte::Newline as usize;
+const PUNCT: usize = Byte::Punct as usize;
+const ESCAPE: usize = Byte::Escape as usize;
 
 // States. A word remembers its letters (13 means 13 or more), whether its
 // last letter was small (a capital then starts a new word) and whether one
@@ -220,25 +207,13 @@ impl Table {
     }
 }
 
-/// Each byte's class, with punctuation that repeats the byte before it told
-/// apart (`REPEAT`); indexed by the byte.
-const CLASS: [u8; 128] = {
-    let mut table = [0u8; 128];
-    let mut b = 0;
-    while b < 128 {
-        table[b] = class(b as u8) as u8;
-        b += 1;
-    }
-    table
-};
-
 /// The estimate of ASCII bytes, in thousandths of a token.
 pub fn scan(bytes: &[u8], table: &Table) -> u64 {
     let mut total: u64 = 0;
     let mut state = START;
     let mut previous = 0u8;
     for &byte in bytes {
-        let mut c = CLASS[(byte & 0x7F) as usize] as usize;
+        let mut c = class(byte & 0x7F) as usize;
         // PUNCT + 1 is REPEAT: a punctuation byte equal to the one before.
         c += (c == PUNCT && byte == previous) as usize;
         let step = table.steps[state][c];

@@ -1,3 +1,4 @@
+use super::scan::ascii_word_cost;
 use super::*;
 
 #[test]
