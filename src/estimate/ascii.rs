@@ -36,6 +36,10 @@ const ESC: usize = WORD + 13 * 4;
 const ESC_PARAMS: usize = ESC + 1;
 const ESC_DIGITS: usize = ESC + 2;
 const STATES: usize = ESC_DIGITS + 3;
+/// The table's rows: the states, and rows never reached up to a power of
+/// two, so that a state read from a step needs no bounds check.
+const ROWS: usize = STATES.next_power_of_two();
+const _: () = assert!(CLASSES.is_power_of_two() && REPEAT < CLASSES);
 
 const fn word(letters: usize, small: bool, prefixed: bool) -> usize {
     WORD + (letters - 1) * 4 + (small as usize) * 2 + prefixed as usize
@@ -51,7 +55,7 @@ impl Step {
         (self.0 >> 8) as u64
     }
     const fn next(self) -> usize {
-        (self.0 & 0xFF) as usize
+        (self.0 as usize) & (ROWS - 1)
     }
 }
 
@@ -60,9 +64,9 @@ const fn step(cost: u64, next: usize) -> Step {
 }
 
 pub struct Table {
-    steps: [[Step; CLASSES]; STATES],
+    steps: [[Step; CLASSES]; ROWS],
     /// What a state still owes at the end of the text.
-    end: [u32; STATES],
+    end: [u32; ROWS],
 }
 
 /// What a byte of class `c` starts, after a piece that is fully paid for.
@@ -109,8 +113,8 @@ const fn letter(costs: &Costs, n: usize, prefixed: bool) -> u64 {
 
 impl Table {
     pub const fn new(costs: &Costs) -> Table {
-        let mut steps = [[step(0, START); CLASSES]; STATES];
-        let mut end = [0u32; STATES];
+        let mut steps = [[step(0, START); CLASSES]; ROWS];
+        let mut end = [0u32; ROWS];
         let mut c = 0;
         while c < CLASSES {
             let class = if c == REPEAT { PUNCT } else { c };
@@ -207,16 +211,24 @@ impl Table {
     }
 }
 
+/// The class of the ASCII `byte` in the table, `previous` being the byte
+/// before it.
+#[inline(always)]
+fn class_after(byte: u8, previous: u8) -> usize {
+    let c = class(byte & 0x7F) as usize;
+    // PUNCT + 1 is REPEAT: a punctuation byte equal to the one before. The
+    // mask changes nothing (CLASSES is a power of two and every class is
+    // below it); it shows the compiler that the index needs no bounds check.
+    (c + (c == PUNCT && byte == previous) as usize) & (CLASSES - 1)
+}
+
 /// The estimate of ASCII bytes, in thousandths of a token.
 pub fn scan(bytes: &[u8], table: &Table) -> u64 {
     let mut total: u64 = 0;
     let mut state = START;
     let mut previous = 0u8;
     for &byte in bytes {
-        let mut c = class(byte & 0x7F) as usize;
-        // PUNCT + 1 is REPEAT: a punctuation byte equal to the one before.
-        c += (c == PUNCT && byte == previous) as usize;
-        let step = table.steps[state][c];
+        let step = table.steps[state][class_after(byte, previous)];
         total += step.cost();
         state = step.next();
         previous = byte;
