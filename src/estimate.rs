@@ -154,7 +154,7 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
     let mut total = 0;
     let mut at = 0;
     while at < bytes.len() {
-        let Some(other) = bytes[at..].iter().position(|&b| b >= 0x80) else {
+        let Some(other) = bytes::first_non_ascii(&bytes[at..]) else {
             return total + ascii::scan(&bytes[at..], table);
         };
         let other = at + other;

@@ -50,3 +50,24 @@ pub const BYTES: [Byte; 256] = {
 pub fn class(byte: u8) -> Byte {
     BYTES[byte as usize]
 }
+
+/// Where the first byte of `bytes` that is not ASCII is, looking at eight
+/// bytes at a time: the estimate's first pass over every text.
+pub fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let word = u64::from_le_bytes([
+            word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+        ]);
+        let high = word & HIGH_BITS;
+        if high != 0 {
+            // The lowest byte with its high bit set comes first.
+            return Some(at + high.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let rest = words.remainder().iter().position(|&b| b >= 0x80)?;
+    Some(at + rest)
+}
