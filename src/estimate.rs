@@ -130,26 +130,26 @@ pub const COSTS: Costs = Costs {
 
 /// The estimate of one text, in thousandths of a token.
 pub fn text_milli_tokens(text: &str) -> u64 {
-    text_milli_tokens_with(text, &COSTS)
+    milli_tokens(text, &ASCII, &COSTS)
 }
 
 /// The state machine of `COSTS` for ASCII text, built at compile time.
 static ASCII: ascii::Table = ascii::Table::new(&COSTS);
 
 /// The estimate of one text under other costs (for tuning them).
+pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
+    milli_tokens(text, &ascii::Table::new(costs), costs)
+}
+
+/// The estimate of one text under `costs`, whose state machine is `table`
+/// (`text_milli_tokens` names its own, built at compile time, so that the
+/// module holds no code that builds one).
 ///
 /// The text is cut after its runs of line breaks, where the rule starts
 /// afresh: the ASCII stretches go through the state machine of `ascii`, each
 /// line with other characters through `scan`. Both follow the same rule, so
 /// the sum is `scan` of the whole text.
-pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
-    let built;
-    let table = if *costs == COSTS {
-        &ASCII
-    } else {
-        built = ascii::Table::new(costs);
-        &built
-    };
+fn milli_tokens(text: &str, table: &ascii::Table, costs: &Costs) -> u64 {
     let bytes = text.as_bytes();
     let mut total = 0;
     let mut at = 0;

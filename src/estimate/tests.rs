@@ -286,6 +286,8 @@ fn the_fast_pass_follows_the_general_scan_on_every_corpus_text() {
     assert!(corpus.len() >= 20, "{} corpus texts", corpus.len());
     for text in &corpus {
         assert_eq!(text_milli_tokens(text), scan(text, &COSTS));
+        // The same with the table built at run time, as for other costs.
+        assert_eq!(text_milli_tokens_with(text, &COSTS), scan(text, &COSTS));
     }
     // Cut at random character boundaries, so that every stretch starts and
     // ends anywhere: in a word, a run, an escape sequence, a line.
