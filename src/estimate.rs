@@ -128,177 +128,33 @@ pub const COSTS: Costs = Costs {
     space_before_escape: 1_000,
 };
 
-/// What an ASCII byte starts.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Byte {
-    Lower,
-    Upper,
-    Digit,
-    Space,
-    Newline,
-    Punct,
-    Escape,
-    NonAscii,
-}
-
-const BYTES: [Byte; 256] = {
-    let mut table = [Byte::NonAscii; 256];
-    let mut b = 0;
-    while b < 128 {
-        table[b] = match b as u8 {
-            b'a'..=b'z' => Byte::Lower,
-            b'A'..=b'Z' => Byte::Upper,
-            b'0'..=b'9' => Byte::Digit,
-            b' ' | b'\t' => Byte::Space,
-            b'\n' | b'\r' => Byte::Newline,
-            0x1B => Byte::Escape,
-            _ => Byte::Punct,
-        };
-        b += 1;
-    }
-    table
-};
-
-/// The script of a non-ASCII character, as far as its cost goes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Script {
-    Latin,
-    Cyrillic,
-    Alphabet,
-    Han,
-    Kana,
-    Hangul,
-    Thai,
-    CjkPunct,
-    Space,
-    Emoji,
-    Symbol,
-}
-
-fn script(code: u32) -> Script {
-    let alphabetic = || char::from_u32(code).is_some_and(char::is_alphabetic);
-    match code {
-        0x00C0..=0x024F | 0x1E00..=0x1EFF if alphabetic() => Script::Latin,
-        0x0400..=0x052F => Script::Cyrillic,
-        0x0300..=0x036F => Script::Latin, // combining accents
-        0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F => Script::Kana,
-        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FFFF => Script::Han,
-        0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F => Script::Hangul,
-        0x0E00..=0x0E7F => Script::Thai,
-        0x3000..=0x303F | 0xFF00..=0xFFEF => Script::CjkPunct,
-        0x1F000..=0x1FAFF => Script::Emoji,
-        _ if char::from_u32(code).is_some_and(char::is_whitespace) => Script::Space,
-        // Letters and the marks that combine with them (Arabic, Hebrew and
-        // Indic vowel signs).
-        0x0590..=0x0DFF => Script::Alphabet,
-        _ if alphabetic() => Script::Alphabet,
-        _ => Script::Symbol,
-    }
-}
-
-/// The code point that starts at `i` (a character boundary, so its bytes are
-/// there: `bytes` is UTF-8) and its length in bytes.
-#[inline(always)]
-fn decode(bytes: &[u8], i: usize) -> (u32, usize) {
-    let byte = |k: usize| bytes.get(i + k).map_or(0, |&b| b as u32 & 0x3F);
-    let lead = bytes[i] as u32;
-    if lead < 0x80 {
-        (lead, 1)
-    } else if lead < 0xE0 {
-        (((lead & 0x1F) << 6) | byte(1), 2)
-    } else if lead < 0xF0 {
-        (((lead & 0x0F) << 12) | (byte(1) << 6) | byte(2), 3)
-    } else {
-        let code = ((lead & 0x07) << 18) | (byte(1) << 12) | (byte(2) << 6) | byte(3);
-        (code, 4)
-    }
-}
-
-/// Whether an accented Latin letter starts at `i`, and its length.
-fn accented_at(bytes: &[u8], i: usize) -> Option<usize> {
-    if bytes[i] < 0x80 {
-        return None;
-    }
-    let (code, width) = decode(bytes, i);
-    (script(code) == Script::Latin).then_some(width)
-}
-
-/// Whether a Latin letter (ASCII or accented) starts at `i`.
-fn latin_at(bytes: &[u8], i: usize) -> bool {
-    matches!(BYTES[bytes[i] as usize], Byte::Lower | Byte::Upper) || accented_at(bytes, i).is_some()
-}
-
-/// The word of Latin letters from `i`: where it ends, its letters, and
-/// whether any is accented. A capital after a small letter starts a new
-/// word (camelCase), as the tokenizer cuts it.
-fn latin_word(bytes: &[u8], mut i: usize) -> (usize, u64, bool) {
-    let mut letters = 0;
-    let mut accented = false;
-    let mut after_small = false;
-    while i < bytes.len() {
-        match BYTES[bytes[i] as usize] {
-            Byte::Lower => after_small = true,
-            Byte::Upper if after_small => break,
-            Byte::Upper => {}
-            Byte::NonAscii => match accented_at(bytes, i) {
-                Some(width) => {
-                    accented = true;
-                    after_small = true;
-                    letters += 1;
-                    i += width;
-                    continue;
-                }
-                None => break,
-            },
-            _ => break,
-        }
-        letters += 1;
-        i += 1;
-    }
-    (i, letters, accented)
-}
-
-fn ascii_word_cost(costs: &Costs, letters: u64, prefixed: bool) -> u64 {
-    let slope = if prefixed {
-        2 * costs.word_slope
-    } else {
-        costs.word_slope
-    };
-    let mid = letters.clamp(3, 12) - 3;
-    let long = letters.saturating_sub(12);
-    costs.word
-        + mid * slope
-        + long * costs.long_word_slope
-        + if prefixed { costs.prefix } else { 0 }
-}
-
 /// The estimate of one text, in thousandths of a token.
 pub fn text_milli_tokens(text: &str) -> u64 {
-    text_milli_tokens_with(text, &COSTS)
+    milli_tokens(text, &ASCII, &COSTS)
 }
 
 /// The state machine of `COSTS` for ASCII text, built at compile time.
 static ASCII: ascii::Table = ascii::Table::new(&COSTS);
 
 /// The estimate of one text under other costs (for tuning them).
+pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
+    milli_tokens(text, &ascii::Table::new(costs), costs)
+}
+
+/// The estimate of one text under `costs`, whose state machine is `table`
+/// (`text_milli_tokens` names its own, built at compile time, so that the
+/// module holds no code that builds one).
 ///
 /// The text is cut after its runs of line breaks, where the rule starts
 /// afresh: the ASCII stretches go through the state machine of `ascii`, each
 /// line with other characters through `scan`. Both follow the same rule, so
 /// the sum is `scan` of the whole text.
-pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
-    let built;
-    let table = if *costs == COSTS {
-        &ASCII
-    } else {
-        built = ascii::Table::new(costs);
-        &built
-    };
+fn milli_tokens(text: &str, table: &ascii::Table, costs: &Costs) -> u64 {
     let bytes = text.as_bytes();
     let mut total = 0;
     let mut at = 0;
     while at < bytes.len() {
-        let Some(other) = bytes[at..].iter().position(|&b| b >= 0x80) else {
+        let Some(other) = bytes::first_non_ascii(&bytes[at..]) else {
             return total + ascii::scan(&bytes[at..], table);
         };
         let other = at + other;
@@ -326,202 +182,6 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
     total
 }
 
-/// The rule over any text, one piece at a time.
-fn scan(text: &str, costs: &Costs) -> u64 {
-    let bytes = text.as_bytes();
-    let len = bytes.len();
-    let mut total: u64 = 0;
-    let mut i = 0;
-    // What came just before `i`: a space, and a run of punctuation.
-    let mut after_space = false;
-    let mut after_punct = false;
-    // A single punctuation character waiting to join the next word.
-    let mut prefixed = false;
-    while i < len {
-        let kind = BYTES[bytes[i] as usize];
-        let (space, punct) = (kind == Byte::Space, kind == Byte::Punct);
-        match kind {
-            Byte::Lower | Byte::Upper => {
-                let (end, letters, accented) = latin_word(bytes, i);
-                i = end;
-                total += word_cost(costs, letters, accented, prefixed, after_space);
-            }
-            Byte::Digit => {
-                let start = i;
-                while i < len && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                total += ((i - start) as u64).div_ceil(3) * costs.digit_group;
-            }
-            Byte::Space => {
-                let start = i;
-                while i < len && matches!(bytes[i], b' ' | b'\t') {
-                    i += 1;
-                }
-                let next = bytes.get(i).map(|&b| BYTES[b as usize]);
-                total += match next {
-                    Some(Byte::Newline) => 0,
-                    None => costs.space_run,
-                    Some(Byte::Digit) if i - start == 1 => costs.space_before_digit,
-                    Some(Byte::Digit) => costs.space_run + costs.space_before_digit,
-                    Some(Byte::Escape) if i - start == 1 => costs.space_before_escape,
-                    Some(Byte::Escape) => costs.space_run + costs.space_before_escape,
-                    _ if i - start == 1 => 0,
-                    _ => costs.space_run,
-                };
-            }
-            Byte::Newline => {
-                // Line breaks with blank space between them are one run.
-                let mut end = i;
-                while end < len && matches!(bytes[end], b'\n' | b'\r' | b' ' | b'\t') {
-                    if matches!(bytes[end], b'\n' | b'\r') {
-                        i = end + 1;
-                    }
-                    end += 1;
-                }
-                if !after_punct {
-                    total += costs.newline;
-                }
-            }
-            Byte::Punct => {
-                let start = i;
-                // Past the 2nd character, one that repeats the character
-                // before it (`-----`) costs less than a new one.
-                let mut extra = 0;
-                while i < len && BYTES[bytes[i] as usize] == Byte::Punct {
-                    if i - start >= 2 {
-                        extra += if bytes[i] == bytes[i - 1] {
-                            costs.repeat_slope
-                        } else {
-                            costs.punct_slope
-                        };
-                    }
-                    i += 1;
-                }
-                if i - start == 1 && i < len && latin_at(bytes, i) {
-                    prefixed = true;
-                    after_space = false;
-                    after_punct = false;
-                    continue;
-                }
-                total += costs.punct + extra;
-            }
-            Byte::Escape => {
-                i += 1;
-                total += costs.escape;
-                if i < len && BYTES[bytes[i] as usize] == Byte::Punct {
-                    i += 1;
-                    total += costs.escape_punct + escape_rest(bytes, &mut i, costs);
-                }
-            }
-            Byte::NonAscii => {
-                let (code, width) = decode(bytes, i);
-                let kind = script(code);
-                let start = i;
-                i += width;
-                match kind {
-                    Script::Latin => {
-                        let (end, letters, _) = latin_word(bytes, start);
-                        i = end;
-                        total += word_cost(costs, letters, true, prefixed, after_space);
-                    }
-                    Script::Cyrillic | Script::Alphabet | Script::Hangul => {
-                        let mut letters = 1;
-                        while i < len && bytes[i] >= 0x80 {
-                            let (next, width) = decode(bytes, i);
-                            if script(next) != kind {
-                                break;
-                            }
-                            letters += 1;
-                            i += width;
-                        }
-                        let (base, letter) = match kind {
-                            Script::Cyrillic => (costs.cyrillic_base, costs.cyrillic_letter),
-                            Script::Hangul => (costs.hangul_word, costs.hangul),
-                            _ => (costs.alphabet_base, costs.alphabet_letter),
-                        };
-                        let no_space = kind != Script::Hangul && !after_space;
-                        total +=
-                            base + letters * letter + if no_space { costs.no_space } else { 0 };
-                    }
-                    Script::Han => total += costs.han,
-                    Script::Kana => total += costs.kana,
-                    Script::Thai => total += costs.thai,
-                    Script::CjkPunct => total += costs.cjk_punct,
-                    Script::Emoji => total += costs.emoji,
-                    Script::Space => total += costs.other_space,
-                    Script::Symbol => {
-                        let repeated = text
-                            .get(..start)
-                            .unwrap_or_default()
-                            .ends_with(char::from_u32(code).unwrap_or('\u{FFFD}'));
-                        total += if repeated {
-                            costs.repeat_symbol
-                        } else {
-                            costs.symbol
-                        };
-                    }
-                }
-            }
-        }
-        after_space = space;
-        after_punct = punct;
-        prefixed = false;
-    }
-    total
-}
-
-/// The parameters and the final letter of an escape sequence, from `i`
-/// (after its opening punctuation) to the byte after it. Digits count in
-/// groups of three, as anywhere; a byte of any other class ends the sequence
-/// without belonging to it.
-fn escape_rest(bytes: &[u8], i: &mut usize, costs: &Costs) -> u64 {
-    let mut total = 0;
-    let mut digits = 0;
-    while let Some(&byte) = bytes.get(*i) {
-        match BYTES[byte as usize] {
-            Byte::Digit => {
-                if digits % 3 == 0 {
-                    total += costs.digit_group;
-                }
-                digits += 1;
-            }
-            Byte::Punct => {
-                total += costs.escape_punct;
-                digits = 0;
-            }
-            Byte::Lower | Byte::Upper => {
-                *i += 1;
-                return total + costs.escape_final;
-            }
-            _ => return total,
-        }
-        *i += 1;
-    }
-    total
-}
-
-/// What a word of Latin letters costs.
-fn word_cost(
-    costs: &Costs,
-    letters: u64,
-    accented: bool,
-    prefixed: bool,
-    after_space: bool,
-) -> u64 {
-    if !accented {
-        return ascii_word_cost(costs, letters, prefixed);
-    }
-    costs.accented_base
-        + letters * costs.accented_letter
-        + if prefixed { costs.prefix } else { 0 }
-        + if after_space || prefixed {
-            0
-        } else {
-            costs.no_space
-        }
-}
-
 /// The estimate of one text in whole tokens, rounded up.
 pub fn text_tokens(text: &str) -> u64 {
     text_milli_tokens(text).div_ceil(MILLI)
@@ -545,7 +205,11 @@ pub fn milli_to_tokens(milli: u64) -> u64 {
 }
 
 mod ascii;
+mod bytes;
 pub mod json;
+mod scan;
+
+use scan::scan;
 
 #[cfg(test)]
 mod tests;

@@ -6,29 +6,16 @@
 
 use super::Costs;
 
-/// Byte classes; punctuation comes twice, as a new character or as the
-/// same character as the byte before it, and ESC has a class of its own.
-const LOWER: usize = 0;
-const UPPER: usize = 1;
-const DIGIT: usize = 2;
-const SPACE: usize = 3;
-const NEWLINE: usize = 4;
-const PUNCT: usize = 5;
-const REPEAT: usize = 6;
-const ESCAPE: usize = 7; // ESC, 0x1B
-const CLASSES: usize = 8;
+use super::bytes::{class, Byte, CLASSES, REPEAT};
 
-const fn class(byte: u8) -> usize {
-    match byte {
-        b'a'..=b'z' => LOWER,
-        b'A'..=b'Z' => UPPER,
-        b'0'..=b'9' => DIGIT,
-        b' ' | b'\t' => SPACE,
-        b'\n' | b'\r' => NEWLINE,
-        0x1B => ESCAPE,
-        _ => PUNCT,
-    }
-}
+/// The byte classes, as indices of the table.
+const LOWER: usize = Byte::Lower as usize;
+const UPPER: usize = Byte::Upper as usize;
+const DIGIT: usize = Byte::Digit as usize;
+const SPACE: usize = Byte::Space as usize;
+const NEWLINE: usize = Byte::Newline as usize;
+const PUNCT: usize = Byte::Punct as usize;
+const ESCAPE: usize = Byte::Escape as usize;
 
 // States. A word remembers its letters (13 means 13 or more), whether its
 // last letter was small (a capital then starts a new word) and whether one
@@ -49,6 +36,10 @@ const ESC: usize = WORD + 13 * 4;
 const ESC_PARAMS: usize = ESC + 1;
 const ESC_DIGITS: usize = ESC + 2;
 const STATES: usize = ESC_DIGITS + 3;
+/// The table's rows: the states, and rows never reached up to a power of
+/// two, so that a state read from a step needs no bounds check.
+const ROWS: usize = STATES.next_power_of_two();
+const _: () = assert!(CLASSES.is_power_of_two() && REPEAT < CLASSES);
 
 const fn word(letters: usize, small: bool, prefixed: bool) -> usize {
     WORD + (letters - 1) * 4 + (small as usize) * 2 + prefixed as usize
@@ -64,7 +55,7 @@ impl Step {
         (self.0 >> 8) as u64
     }
     const fn next(self) -> usize {
-        (self.0 & 0xFF) as usize
+        (self.0 as usize) & (ROWS - 1)
     }
 }
 
@@ -73,9 +64,9 @@ const fn step(cost: u64, next: usize) -> Step {
 }
 
 pub struct Table {
-    steps: [[Step; CLASSES]; STATES],
+    steps: [[Step; CLASSES]; ROWS],
     /// What a state still owes at the end of the text.
-    end: [u32; STATES],
+    end: [u32; ROWS],
 }
 
 /// What a byte of class `c` starts, after a piece that is fully paid for.
@@ -122,8 +113,8 @@ const fn letter(costs: &Costs, n: usize, prefixed: bool) -> u64 {
 
 impl Table {
     pub const fn new(costs: &Costs) -> Table {
-        let mut steps = [[step(0, START); CLASSES]; STATES];
-        let mut end = [0u32; STATES];
+        let mut steps = [[step(0, START); CLASSES]; ROWS];
+        let mut end = [0u32; ROWS];
         let mut c = 0;
         while c < CLASSES {
             let class = if c == REPEAT { PUNCT } else { c };
@@ -220,17 +211,16 @@ impl Table {
     }
 }
 
-/// Each byte's class, with punctuation that repeats the byte before it told
-/// apart (`REPEAT`); indexed by the byte.
-const CLASS: [u8; 128] = {
-    let mut table = [0u8; 128];
-    let mut b = 0;
-    while b < 128 {
-        table[b] = class(b as u8) as u8;
-        b += 1;
-    }
-    table
-};
+/// The class of the ASCII `byte` in the table, `previous` being the byte
+/// before it.
+#[inline(always)]
+fn class_after(byte: u8, previous: u8) -> usize {
+    let c = class(byte & 0x7F) as usize;
+    // PUNCT + 1 is REPEAT: a punctuation byte equal to the one before. The
+    // mask changes nothing (CLASSES is a power of two and every class is
+    // below it); it shows the compiler that the index needs no bounds check.
+    (c + (c == PUNCT && byte == previous) as usize) & (CLASSES - 1)
+}
 
 /// The estimate of ASCII bytes, in thousandths of a token.
 pub fn scan(bytes: &[u8], table: &Table) -> u64 {
@@ -238,10 +228,7 @@ pub fn scan(bytes: &[u8], table: &Table) -> u64 {
     let mut state = START;
     let mut previous = 0u8;
     for &byte in bytes {
-        let mut c = CLASS[(byte & 0x7F) as usize] as usize;
-        // PUNCT + 1 is REPEAT: a punctuation byte equal to the one before.
-        c += (c == PUNCT && byte == previous) as usize;
-        let step = table.steps[state][c];
+        let step = table.steps[state][class_after(byte, previous)];
         total += step.cost();
         state = step.next();
         previous = byte;

@@ -1,3 +1,4 @@
+use super::scan::ascii_word_cost;
 use super::*;
 
 #[test]
@@ -230,4 +231,108 @@ fn follows_the_general_scan(
     proptest!(|(text in chars)| {
         prop_assert_eq!(text_milli_tokens(&text), scan(&text, &COSTS), "{:?}", text);
     });
+}
+
+#[test]
+fn the_fast_pass_follows_the_general_scan_on_long_runs() {
+    use proptest::prelude::*;
+    // The pieces that the fast pass treats in bulk or at its edges: long
+    // runs of each kind of byte (past 8 and 13, the lengths where its
+    // search and a word's cost change), camelCase, repeated punctuation,
+    // escape sequences, every kind of line break, and now and then a
+    // character that is not ASCII, which cuts the text into stretches.
+    let piece = prop::sample::select(vec![
+        "a",
+        "abcdefg",
+        "abcdefghijklmnopqrstuvwxyz",
+        "ABCDEFGHIJKLMNOP",
+        "camelCaseIdentifierName",
+        "getHTTPResponseCode",
+        "0",
+        "123456789",
+        "3141592653589793238462643",
+        " ",
+        "        ",
+        "                         ",
+        "\t\t",
+        " \t ",
+        "\n",
+        "\r\n",
+        "\n\n\n",
+        "\n    ",
+        ".",
+        "-----------------",
+        "=-=-=-=-",
+        "::",
+        "();",
+        "\u{1b}[38;5;208m",
+        "\u{1b}[0m",
+        "\u{1b}",
+        "é",
+        "中",
+        "\u{a0}",
+        "🙂",
+    ]);
+    proptest!(ProptestConfig::with_cases(1_000), |(pieces in prop::collection::vec(piece, 0..60))| {
+        let text: String = pieces.concat();
+        prop_assert_eq!(text_milli_tokens(&text), scan(&text, &COSTS), "{:?}", text);
+    });
+}
+
+#[test]
+fn the_fast_pass_follows_the_general_scan_on_every_corpus_text() {
+    use proptest::prelude::*;
+    let corpus = corpus_texts();
+    assert!(corpus.len() >= 20, "{} corpus texts", corpus.len());
+    for text in &corpus {
+        assert_eq!(text_milli_tokens(text), scan(text, &COSTS));
+        // The same with the table built at run time, as for other costs.
+        assert_eq!(text_milli_tokens_with(text, &COSTS), scan(text, &COSTS));
+    }
+    // Cut at random character boundaries, so that every stretch starts and
+    // ends anywhere: in a word, a run, an escape sequence, a line.
+    proptest!(ProptestConfig::with_cases(2_000), |(which in 0..corpus.len(), from in 0.0..1.0f64, length in 0usize..3_000)| {
+        let text = &corpus[which];
+        let start = char_boundary(text, (from * text.len() as f64) as usize);
+        let end = char_boundary(text, start + length);
+        let cut = text.get(start..end).unwrap_or_default();
+        prop_assert_eq!(text_milli_tokens(cut), scan(cut, &COSTS), "{:?}", cut);
+    });
+}
+
+#[test]
+fn the_search_for_a_byte_beyond_ascii_finds_the_first() {
+    use proptest::prelude::*;
+    // Short and long texts (the search reads eight bytes at a time, the
+    // last few one at a time), with bytes beyond ASCII anywhere.
+    proptest!(|(bytes in prop::collection::vec(prop_oneof![8 => 0u8..0x80, 1 => 0x80u8..=0xFF], 0..80))| {
+        prop_assert_eq!(
+            bytes::first_non_ascii(&bytes),
+            bytes.iter().position(|&b| b >= 0x80)
+        );
+    });
+}
+
+/// The texts of `tests/corpus/`, one for each file.
+fn corpus_texts() -> Vec<String> {
+    let mut texts = Vec::new();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+    for folder in std::fs::read_dir(root).expect("tests/corpus") {
+        let folder = folder.expect("a corpus folder").path();
+        if !folder.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&folder).expect("a corpus folder") {
+            let path = file.expect("a corpus file").path();
+            texts.push(std::fs::read_to_string(&path).expect("a corpus text"));
+        }
+    }
+    texts
+}
+
+/// The first character boundary of `text` at or after `at`.
+fn char_boundary(text: &str, at: usize) -> usize {
+    (at.min(text.len())..=text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len())
 }

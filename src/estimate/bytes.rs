@@ -1,0 +1,73 @@
+//! The classes of bytes that the estimate's rule tells apart: the one table
+//! that both the general scan and the ASCII state machine read, so that they
+//! cannot disagree on what a byte is.
+
+/// What a byte starts. The values index the state machine's table (`ascii`),
+/// which tells punctuation that repeats the byte before it apart as
+/// `REPEAT`, the value after `Punct`; `NonAscii` never reaches that table.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Byte {
+    Lower = 0,
+    Upper = 1,
+    Digit = 2,
+    Space = 3,
+    Newline = 4,
+    Escape = 5,
+    Punct = 6,
+    NonAscii = 8,
+}
+
+/// The state machine's class of a punctuation byte equal to the byte before
+/// it (as in `-----`).
+pub const REPEAT: usize = Byte::Punct as usize + 1;
+
+/// The classes of the state machine: every `Byte` but `NonAscii`, and
+/// `REPEAT`.
+pub const CLASSES: usize = REPEAT + 1;
+
+/// Each byte's class, indexed by the byte.
+pub const BYTES: [Byte; 256] = {
+    let mut table = [Byte::NonAscii; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = match b as u8 {
+            b'a'..=b'z' => Byte::Lower,
+            b'A'..=b'Z' => Byte::Upper,
+            b'0'..=b'9' => Byte::Digit,
+            b' ' | b'\t' => Byte::Space,
+            b'\n' | b'\r' => Byte::Newline,
+            0x1B => Byte::Escape,
+            _ => Byte::Punct,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The class of `byte`.
+#[inline(always)]
+pub fn class(byte: u8) -> Byte {
+    BYTES[byte as usize]
+}
+
+/// Where the first byte of `bytes` that is not ASCII is, looking at eight
+/// bytes at a time: the estimate's first pass over every text.
+pub fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let word = u64::from_le_bytes([
+            word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+        ]);
+        let high = word & HIGH_BITS;
+        if high != 0 {
+            // The lowest byte with its high bit set comes first.
+            return Some(at + high.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let rest = words.remainder().iter().position(|&b| b >= 0x80)?;
+    Some(at + rest)
+}
