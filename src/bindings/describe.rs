@@ -47,14 +47,8 @@ extern "C" {
     pub type HistoryDescription;
 }
 
-/// A format-neutral description of each message, for showing a history in a
-/// UI without knowing its format: role, turn start, marker, estimate and
-/// content blocks.
-///
-/// ```ts
-/// const { format, messages } = describeMessages(history);
-/// messages.filter((m) => m.startsUserTurn).length; // user turns
-/// ```
+/// The binding of `describeMessages`. Its doc and example are the JSDoc in `js/index.ts`,
+/// the one the published types carry.
 #[wasm_bindgen(js_name = describeMessages)]
 pub fn describe(
     messages: MessageList,
