@@ -1,6 +1,8 @@
 // Builds the npm package in pkg/ from the crate and the TypeScript glue in js/:
-// cargo (release, wasm32) -> wasm-bindgen (nodejs + web glue) -> wasm-opt -Oz
-// (npm binaryen, never Debian's) -> esbuild bundles -> tsc declarations.
+// cargo (release, wasm32) -> wasm-bindgen (nodejs + web glue; the lists and
+// defaults in its declarations filled by a native run of examples/ts_lists.rs)
+// -> wasm-opt -Oz (npm binaryen, never Debian's) -> esbuild bundles -> tsc
+// declarations.
 // Everything it writes is generated and gitignored: pkg/dist/, pkg/README.md and pkg/LICENSE.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
