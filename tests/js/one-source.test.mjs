@@ -5,7 +5,8 @@
 // - the defaults the README states are those of the published types, which
 //   the build fills from the Rust items (examples/ts_lists.rs), and
 //   DEFAULT_MAX_TOKENS;
-// - the unions the build fills are the lists the module itself uses.
+// - the unions the build fills are the lists the module itself uses, and the
+//   README's format table and list of kinds are those lists.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -144,4 +145,15 @@ test("MessageInfo.kind's union is every kind describeMessages gives", () => {
   ];
   const given = kram.describeMessages(history).messages.map((m) => m.kind);
   assert.deepEqual([...new Set(given)].sort(), [...kinds].sort());
+});
+
+test("the README lists every format, in MESSAGE_FORMATS order, and every kind", () => {
+  const table = readme.slice(readme.indexOf("| format | detected by |"));
+  const rows = [...table.matchAll(/^\| `([\w-]+)`/gm)].map((m) => m[1]);
+  const formats = rows.slice(0, kram.MESSAGE_FORMATS.length);
+  assert.deepEqual(formats, [...kram.MESSAGE_FORMATS], "the Message formats table");
+  const kinds = readme.match(/`kind` \(((?:`"\w+"`,?\s+(?:or\s+)?)+)/)?.[1];
+  assert.ok(kinds, "the README's list of describeMessages' kinds");
+  const declared = union(declarations["wasm.d.ts"], /interface MessageInfo \{[\s\S]*?\bkind: ([^;]*);/);
+  assert.deepEqual([...kinds.matchAll(/"(\w+)"/g)].map((m) => m[1]), declared);
 });
