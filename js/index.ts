@@ -1,5 +1,8 @@
 // The public surface of kram-compaction. To add a module: write js/NAME.ts and
 // add its export line here; the build and the published types pick it up.
+// Each export's JSDoc here is its one doc, with its example: it is what the
+// published .d.ts shows, and the README's example of each function is checked
+// against it (tests/js/one-source.test.mjs). The Rust bindings point here.
 import * as wasm from "./wasm.js";
 import type { FormatOptions, HistoryDescription, Message, MessageFormat, PruneOptions } from "./wasm.js";
 
@@ -54,28 +57,82 @@ export type {
 type SameMessages<Rest extends unknown[]> = <M extends Message>(messages: readonly M[], ...rest: Rest) => M[];
 type ReadMessages<Rest extends unknown[], R> = <M extends Message>(messages: readonly M[], ...rest: Rest) => R;
 
-/** The estimated tokens of what the model sees of `messages`: the sum of each message's estimate as it stands there (reasoning the provider no longer renders counts 0). */
+/**
+ * The estimated tokens of what the model sees of `messages`: the sum of each
+ * message's estimate as it stands there (reasoning the provider no longer
+ * renders counts 0).
+ *
+ * @example
+ * ```js
+ * const tokens = estimateTokens([{ role: "user", content: "Fix the failing test in src/lib.rs" }]);
+ * ```
+ */
 export const estimateTokens = wasm.estimateTokens as unknown as ReadMessages<[options?: FormatOptions], number>;
 
-/** Whether the estimate of `effective` is over `maxTokens` (default 60,000). */
+/**
+ * Whether the estimate of `effective` is over `maxTokens` (default
+ * `DEFAULT_MAX_TOKENS`).
+ *
+ * @example
+ * ```js
+ * if (needsCompaction(effectiveHistory(all), 128_000)) {
+ *   // prune, then compact if still over
+ * }
+ * ```
+ */
 export const needsCompaction = wasm.needsCompaction as unknown as ReadMessages<
   [maxTokens?: number, options?: FormatOptions],
   boolean
 >;
 
-/** The leading system messages, then everything from the newest compaction marker on; the whole history when there is no marker. */
+/**
+ * The leading system messages, then everything from the newest compaction
+ * marker on; the whole history when there is no marker.
+ *
+ * @example
+ * ```js
+ * const effective = effectiveHistory(storedMessages);
+ * ```
+ */
 export const effectiveHistory = wasm.effectiveHistory as unknown as SameMessages<[options?: FormatOptions]>;
 
-/** What the history functions read each message as: the format, and per message its role, turn start, marker, estimate and content. */
+/**
+ * What the history functions read each message as: the format, and per
+ * message its role, turn start, marker, estimate and content.
+ *
+ * @example
+ * ```js
+ * const { format, messages } = describeMessages(history);
+ * const userTurns = messages.filter((m) => m.startsUserTurn).length;
+ * ```
+ */
 export const describeMessages = wasm.describeMessages as unknown as ReadMessages<
   [options?: FormatOptions],
   HistoryDescription
 >;
 
-/** The cheap first pass: old tool results' payloads become a placeholder, keeping the newest turns (or, over `maxTokens`, the newest step) and tool output whole. */
+/**
+ * The cheap first pass: old tool results' payloads become a placeholder,
+ * keeping the newest turns (or, over `maxTokens`, the newest step) and tool
+ * output whole.
+ *
+ * @example
+ * ```js
+ * const forModel = pruneForModel(effective, { protectTurns: 2, protectTokens: 40_000, minimumSavings: 20_000, maxTokens: 100_000 });
+ * ```
+ */
 export const pruneForModel = wasm.pruneForModel as unknown as SameMessages<[options?: PruneOptions]>;
 
-/** The fallback when summarising fails: the leading system messages and the newest whole user turns that fit in `maxTokens`, or the newest turn's request and newest steps. */
+/**
+ * The fallback when summarising fails: the leading system messages and the
+ * newest whole user turns that fit in `maxTokens`, or the newest turn's
+ * request and newest steps.
+ *
+ * @example
+ * ```js
+ * const forModel = emergencyPrune(effective, 60_000);
+ * ```
+ */
 export const emergencyPrune = wasm.emergencyPrune as unknown as SameMessages<
   [maxTokens?: number, options?: FormatOptions]
 >;

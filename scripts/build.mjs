@@ -1,6 +1,8 @@
 // Builds the npm package in pkg/ from the crate and the TypeScript glue in js/:
-// cargo (release, wasm32) -> wasm-bindgen (nodejs + web glue) -> wasm-opt -Oz
-// (npm binaryen, never Debian's) -> esbuild bundles -> tsc declarations.
+// cargo (release, wasm32) -> wasm-bindgen (nodejs + web glue; the lists and
+// defaults in its declarations filled by a native run of examples/ts_lists.rs)
+// -> wasm-opt -Oz (npm binaryen, never Debian's) -> esbuild bundles -> tsc
+// declarations.
 // Everything it writes is generated and gitignored: pkg/dist/, pkg/README.md and pkg/LICENSE.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -47,8 +49,36 @@ await step("wasm-bindgen", () => {
   // in the JS, where the glue adds it only when Symbol.dispose exists).
   mkdirSync(join(bindgen, "types"), { recursive: true });
   const types = readFileSync(join(bindgen, "node", `${crate}.d.ts`), "utf8");
-  writeFileSync(join(bindgen, "types", "wasm.d.ts"), types.replace(/^\s*\[Symbol\.dispose\]\(\): void;\n/gm, ""));
+  writeFileSync(
+    join(bindgen, "types", "wasm.d.ts"),
+    fillRustLists(types.replace(/^\s*\[Symbol\.dispose\]\(\): void;\n/gm, "")),
+  );
 });
+
+/**
+ * The declarations in src/bindings/*.rs name the lists and defaults Rust
+ * decides as `{{name}}` (a format's name, a `kind`, an option's default);
+ * each is filled here from what `examples/ts_lists.rs` reads of the Rust
+ * items themselves. It runs natively, so the `.wasm` carries none of it. A
+ * list becomes a union of string literals, a number is written as the docs
+ * write numbers (`40,000`), a string as a literal.
+ */
+function fillRustLists(text) {
+  const out = execFileSync("cargo", ["run", "--quiet", "--example", "ts_lists"], { cwd: root, encoding: "utf8" });
+  const lists = JSON.parse(out);
+  const unused = new Set(Object.keys(lists));
+  const filled = text.replace(/\{\{(\w+)\}\}/g, (_, name) => {
+    if (!(name in lists)) throw new Error(`build: {{${name}}} in the declarations, but examples/ts_lists.rs prints no ${name}`);
+    unused.delete(name);
+    const value = lists[name];
+    if (Array.isArray(value)) return value.map((item) => JSON.stringify(item)).join(" | ");
+    if (typeof value === "number") return value.toLocaleString("en-US");
+    return JSON.stringify(value);
+  });
+  // A name printed but never used is a default the declarations forgot.
+  if (unused.size > 0) throw new Error(`build: examples/ts_lists.rs prints ${[...unused].join(", ")}, which no declaration names`);
+  return filled;
+}
 
 // Both targets' glue load the very same module, so one optimised .wasm serves them.
 const bindgenWasm = join(bindgen, "node", `${crate}_bg.wasm`);

@@ -1,4 +1,5 @@
 //! `describeMessages`, exported to JS, and its TypeScript types.
+//! (`{{MessageKind}}` is filled by the build: see `types.rs`.)
 
 use wasm_bindgen::prelude::*;
 
@@ -23,7 +24,7 @@ export interface MessageInfo {
   /** The role as stored ("user", "assistant", "tool", "developer", ...). */
   role: string;
   /** The role as the history rules read it; "other" is system-like. */
-  kind: "system" | "user" | "assistant" | "tool" | "other";
+  kind: {{MessageKind}};
   /** Whether the message starts a user turn (a message of tool results alone does not). */
   startsUserTurn: boolean;
   /** Whether it is a compaction marker. */
@@ -46,14 +47,8 @@ extern "C" {
     pub type HistoryDescription;
 }
 
-/// A format-neutral description of each message, for showing a history in a
-/// UI without knowing its format: role, turn start, marker, estimate and
-/// content blocks.
-///
-/// ```ts
-/// const { format, messages } = describeMessages(history);
-/// messages.filter((m) => m.startsUserTurn).length; // user turns
-/// ```
+/// The binding of `describeMessages`. Its doc and example are the JSDoc in `js/index.ts`,
+/// the one the published types carry.
 #[wasm_bindgen(js_name = describeMessages)]
 pub fn describe(
     messages: MessageList,

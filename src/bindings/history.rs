@@ -36,13 +36,8 @@ pub fn default_max_tokens() -> f64 {
     DEFAULT_MAX_TOKENS as f64
 }
 
-/// The estimated tokens of what the model sees of `messages`: the sum of each
-/// message's estimate as it stands there (reasoning the provider no longer
-/// renders counts 0).
-///
-/// ```ts
-/// const tokens = estimateTokens([{ role: "user", content: "Fix the failing test" }]);
-/// ```
+/// The binding of `estimateTokens`. Its doc and example are the JSDoc in `js/index.ts`,
+/// the one the published types carry.
 #[wasm_bindgen(js_name = estimateTokens)]
 pub fn estimate_tokens(
     messages: MessageList,
@@ -81,11 +76,8 @@ fn estimate(
     }
 }
 
-/// Whether the estimate of `effective` is over `maxTokens` (default 60,000).
-///
-/// ```ts
-/// if (needsCompaction(effectiveHistory(all), 128_000)) { compactNow(); }
-/// ```
+/// The binding of `needsCompaction`. Its doc and example are the JSDoc in `js/index.ts`,
+/// the one the published types carry.
 #[wasm_bindgen(js_name = needsCompaction)]
 pub fn needs_compaction(
     effective: MessageList,
@@ -109,12 +101,8 @@ fn needs(
         .map_err(to_js_error)
 }
 
-/// The leading system messages, then everything from the newest compaction
-/// marker on; the whole history when there is no marker.
-///
-/// ```ts
-/// const effective = effectiveHistory(storedMessages);
-/// ```
+/// The binding of `effectiveHistory`. Its doc and example are the JSDoc in `js/index.ts`,
+/// the one the published types carry.
 #[wasm_bindgen(js_name = effectiveHistory)]
 pub fn effective_history(
     all: MessageList,
@@ -136,12 +124,8 @@ fn effective(
     Ok(materialize(&all_nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "all", None)?.unchecked_into())
 }
 
-/// The cheap first pass: old tool results' content becomes a placeholder,
-/// keeping the newest turns and the newest tool output whole.
-///
-/// ```ts
-/// const messages = pruneForModel(effective, { protectTurns: 2, protectTokens: 40_000 });
-/// ```
+/// The binding of `pruneForModel`. Its doc and example are the JSDoc in `js/index.ts`,
+/// the one the published types carry.
 #[wasm_bindgen(js_name = pruneForModel)]
 pub fn prune_for_model(
     effective: MessageList,
@@ -173,13 +157,8 @@ fn prune(
     Ok(materialize(&nodes, &plan, &placeholder, "effective", memo.as_deref())?.unchecked_into())
 }
 
-/// The fallback when summarising fails: the leading system messages and the
-/// newest whole user turns that fit in `maxTokens`, or the newest turn's
-/// request and newest steps.
-///
-/// ```ts
-/// const messages = emergencyPrune(effective, 60_000);
-/// ```
+/// The binding of `emergencyPrune`. Its doc and example are the JSDoc in `js/index.ts`,
+/// the one the published types carry.
 #[wasm_bindgen(js_name = emergencyPrune)]
 pub fn emergency_prune(
     effective: MessageList,

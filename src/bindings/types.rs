@@ -1,12 +1,16 @@
 //! The TypeScript types of the exports' arguments. They are declared here, once,
 //! beside the code that reads them; wasm-bindgen writes them into the `.d.ts`.
+//! A `{{name}}` is a list or default that Rust decides: `scripts/build.mjs`
+//! fills it from `examples/ts_lists.rs`, which reads it from the Rust item
+//! itself (`ALL_FORMATS`, `PruneOptions::default()`, ...), so no list or
+//! default is written twice.
 
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const MESSAGE_TYPES: &'static str = r#"
 /** The formats a history can be in; found from the history, or forced. */
-export type MessageFormat = "openai-chat" | "ai-sdk" | "anthropic" | "openai-responses" | "ai-sdk-4" | "gemini" | "langchain" | "ollama" | "ai-sdk-ui";
+export type MessageFormat = {{MessageFormat}};
 
 // The message types name the fields the package reads and leave the rest
 // open: no index signatures, so the SDKs' own interfaces (the AI SDK's
@@ -330,13 +334,13 @@ export interface FormatOptions {
 
 /** Options of `pruneForModel`. */
 export interface PruneOptions extends FormatOptions {
-  /** The newest user turns whose tool results all stay whole. Default 2. */
+  /** The newest user turns whose tool results all stay whole. Default {{protectTurns}}. */
   protectTurns?: number;
-  /** Estimated tokens of older tool output that stay whole, newest first. Default 40,000. */
+  /** Estimated tokens of older tool output that stay whole, newest first. Default {{protectTokens}}. */
   protectTokens?: number;
-  /** Change nothing unless clearing saves at least this many estimated tokens. Default 20,000. */
+  /** Change nothing unless clearing saves at least this many estimated tokens. Default {{minimumSavings}}. */
   minimumSavings?: number;
-  /** What a cleared tool result's content becomes. Default "[Old tool result content cleared]". */
+  /** What a cleared tool result's content becomes. Default {{placeholder}}. */
   placeholder?: string;
   /**
    * The budget the pruned history is for. When clearing before the protected
@@ -348,11 +352,11 @@ export interface PruneOptions extends FormatOptions {
 
 /** The options of `compact` that shape the requests. */
 export interface SummaryOptions extends FormatOptions {
-  /** No request's estimate exceeds this. Default 60,000. */
+  /** No request's estimate exceeds this. Default {{maxInputTokens}}. */
   maxInputTokens?: number;
-  /** Sent as `max_tokens`; a longer summary is cut at a line. Default 4,096. */
+  /** Sent as `max_tokens`; a longer summary is cut at a line. Default {{maxSummaryTokens}}. */
   maxSummaryTokens?: number;
-  /** A longer tool output becomes a head-and-tail excerpt of this many characters. Default 2,000. */
+  /** A longer tool output becomes a head-and-tail excerpt of this many characters. Default {{toolOutputChars}}. */
   toolOutputChars?: number;
 }
 "#;
