@@ -122,7 +122,12 @@ impl History {
             candidates: self.candidates[..first(self.candidates.len())].to_vec(),
             format: self.format,
             views: self.views[..first(self.views.len())].to_vec(),
-            carried: self.carried.iter().copied().filter(|&(index, _)| index < len).collect(),
+            carried: self
+                .carried
+                .iter()
+                .copied()
+                .filter(|&(index, _)| index < len)
+                .collect(),
             used: self.used,
         }
     }
