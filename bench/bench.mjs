@@ -165,6 +165,21 @@ for (const size of SIZES) {
     },
     (manager) => manager.prepare(history.chat),
   );
+  // The same turn over the budget, where pruning is enough: the tier a long
+  // session sits at, reading its history, its pruned copy and its estimate.
+  const prunedBudget = { maxTokens: Math.ceil(1.5 * kram.estimateTokens(kram.pruneForModel(history.chat))) };
+  await after(
+    "ContextManager.prepare, one more turn, pruned tier",
+    async () => {
+      const manager = new kram.ContextManager(prunedBudget);
+      await manager.prepare(seen);
+      return manager;
+    },
+    async (manager) => {
+      const { tier } = await manager.prepare(history.chat);
+      if (tier !== "pruned") throw new Error(`the pruned-tier turn came out ${tier}`);
+    },
+  );
   await after(
     "HistoryMemo estimateTokens, one more turn",
     () => {
@@ -230,6 +245,7 @@ const pairs = [
   ["emergencyPrune at 60,000"],
   ["ContextManager.prepare, first", "estimateTokens"],
   ["ContextManager.prepare, one more turn", "ContextManager.prepare, first"],
+  ["ContextManager.prepare, one more turn, pruned tier", "ContextManager.prepare, one more turn"],
   ["HistoryMemo estimateTokens, one more turn", "estimateTokens"],
 ];
 const big = results.sizes[10_000];

@@ -78,8 +78,8 @@ export async function compact<M extends Message, F extends MessageFormat | undef
   const stop = stopper(signal, timeoutMs);
   try {
     for (let request = job.request(); request !== undefined; request = job.request()) {
-      if (stop.signal.aborted) throw stop.signal.reason;
-      const reply = await stop.race(callGateway(gateway, request as SummaryRequest, stop.signal));
+      if (stop.signal.aborted) throw stop.reason();
+      const reply = await stop.race(callGateway(gateway, request as SummaryRequest, stop));
       try {
         job.accept(reply);
       } catch (problem) {
@@ -99,11 +99,13 @@ export async function compact<M extends Message, F extends MessageFormat | undef
 }
 
 /** The gateway's reply, or a `CompactionError` carrying what it threw. */
-async function callGateway(gateway: Gateway, request: SummaryRequest, signal: AbortSignal): Promise<unknown> {
+async function callGateway(gateway: Gateway, request: SummaryRequest, stop: ReturnType<typeof stopper>): Promise<unknown> {
+  const { signal } = stop;
   try {
-    return await gateway(request, { signal });
+    return await gateway(request, { signal: signal as GatewaySignal });
   } catch (thrown) {
-    if (signal.aborted && thrown === signal.reason) throw thrown;
+    // The gateway passed on the abort itself: the call stopped, it did not fail.
+    if (signal.aborted && thrown === signal.reason) throw stop.reason();
     const why = thrown instanceof Error ? thrown.message : String(thrown);
     throw new CompactionError(`the gateway failed: ${why}`, { cause: thrown });
   }
@@ -128,40 +130,34 @@ function readCallOptions(options: CompactOptions) {
   if (onProgress !== undefined && typeof onProgress !== "function") {
     throw new TypeError(`options.onProgress must be a function, got ${kindOf(onProgress)}`);
   }
-  return { signal, timeoutMs, onProgress };
+  // Checked above: a real AbortSignal, which AbortSignal.any takes.
+  return { signal: signal as AbortSignal | undefined, timeoutMs, onProgress };
 }
 
 /**
- * One signal for every gateway call, aborted by the caller's signal (with its
- * reason) or by the timeout; `race` rejects the moment it aborts, so a
- * gateway that ignores the signal cannot hold the call.
+ * One signal for every gateway call: the caller's signal and the timeout as
+ * one (`AbortSignal.any`, `AbortSignal.timeout`). `race` rejects the moment
+ * it aborts, so a gateway that ignores the signal cannot hold the call. Why
+ * it stopped (`reason`) is the caller's reason, or, on the timeout, a
+ * `CompactionError` whose cause is the timeout's `TimeoutError`.
  */
-function stopper(outer: AbortSignalLike | undefined, timeoutMs: number | undefined) {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(outer!.reason);
-  if (outer?.aborted) onAbort();
-  else outer?.addEventListener("abort", onAbort, { once: true });
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          const reason = new DOMException(`compact timed out after ${timeoutMs} ms`, "TimeoutError");
-          controller.abort(new CompactionError(reason.message, { cause: reason }));
-        }, timeoutMs);
+function stopper(outer: AbortSignal | undefined, timeoutMs: number | undefined) {
+  const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([outer, timeout].filter((source) => source !== undefined));
+  const reason = () =>
+    timeout?.aborted && signal.reason === timeout.reason
+      ? new CompactionError(`compact timed out after ${timeoutMs} ms`, { cause: timeout.reason })
+      : signal.reason;
   let rejectOnAbort: (reason: unknown) => void = () => {};
   const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
   aborted.catch(() => {});
-  const abort = () => rejectOnAbort(controller.signal.reason);
-  if (controller.signal.aborted) abort();
-  else controller.signal.addEventListener("abort", abort, { once: true });
+  const abort = () => rejectOnAbort(reason());
+  if (signal.aborted) abort();
+  else signal.addEventListener("abort", abort, { once: true });
   return {
-    signal: controller.signal,
+    signal,
+    reason,
     race: <T>(work: Promise<T>) => Promise.race([work, aborted]),
-    release() {
-      clearTimeout(timer);
-      outer?.removeEventListener("abort", onAbort);
-      controller.signal.removeEventListener("abort", abort);
-    },
+    release: () => signal.removeEventListener("abort", abort),
   };
 }
-

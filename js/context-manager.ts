@@ -55,8 +55,8 @@ export class ContextManager {
       throw new TypeError(`options must be an object, got ${kindOf(options)}`);
     }
     this.#options = options;
-    this.#maxTokens = numberOption(options.maxTokens, "options.maxTokens", wasm.defaultMaxTokens(), false);
-    this.#maxCompactions = numberOption(options.maxCompactionsPerRun, "options.maxCompactionsPerRun", 2, true);
+    this.#maxTokens = numberOr(options.maxTokens, "options.maxTokens", "positive", wasm.defaultMaxTokens());
+    this.#maxCompactions = numberOr(options.maxCompactionsPerRun, "options.maxCompactionsPerRun", "count", 2);
     if (options.gateway !== undefined && typeof options.gateway !== "function") {
       throw new TypeError(`options.gateway must be a function, got ${kindOf(options.gateway)}`);
     }
@@ -76,37 +76,18 @@ export class ContextManager {
     all: readonly M[],
     { lastUsage, signal, maxTokens: callMaxTokens }: { lastUsage?: LastUsage; signal?: AbortSignalLike; maxTokens?: number } = {},
   ): Promise<Prepared<M>> {
-    const maxTokens = numberOption(callMaxTokens, "maxTokens", this.#maxTokens, false);
-    const format = this.#options.format === undefined ? {} : { format: this.#options.format };
-    const memo = this.#memo;
-    const core = memo.core;
-    const list = (messages: readonly M[]) => messages as unknown as Message[];
-    // `all` is numbered once; the effective history's numbers are its slices.
-    const allNumbers = numbersOf(memo, all);
-    const [instructions, start] = core.effectiveBounds(list(all), allNumbers, format) as unknown as [number, number];
-    const whole = start === instructions;
-    const effective = whole ? all.slice() : [...all.slice(0, instructions), ...all.slice(start)];
-    const effectiveNumbers = whole ? allNumbers : joined(allNumbers.subarray(0, instructions), allNumbers.subarray(start));
-    const estimate = (messages: readonly M[], numbers = numbersOf(memo, messages)) =>
-      core.estimateTokens(list(messages), numbers, format);
-    const estimated = estimate(effective, effectiveNumbers);
-    const tokens = withUsage(all, effective.length, estimated, lastUsage, estimate);
-    const result = (tier: Tier, messages: M[], reason: string, append: M[] = [], tokensAfter = estimate(messages)): Prepared<M> => ({
-      messages,
-      append,
-      tier,
-      tokensBefore: tokens,
-      tokensAfter,
-      reason,
-    });
+    const maxTokens = numberOr(callMaxTokens, "maxTokens", "positive", this.#maxTokens);
+    const turn = this.#turn<M>(maxTokens);
+    const { effective, numbers } = turn.effective(all);
+    const estimated = turn.estimate(effective, numbers);
+    const tokens = withUsage(all, effective.length, estimated, lastUsage, turn.estimate);
+    const result = turn.result(tokens);
     const fits = wasm.ladderBeforePruning(tokens, maxTokens) as { next: "none"; reason: string } | undefined;
     if (fits !== undefined) return result("none", effective, fits.reason, [], estimated);
 
-    const pruneOptions = { maxTokens, ...this.#options.prune, ...format };
-    const prune = (messages: readonly M[]) => core.pruneForModel(list(messages), numbersOf(memo, messages), pruneOptions) as unknown as M[];
-    const pruned = prune(effective);
+    const pruned = turn.prune(effective);
     // Pruning saves what the estimate says it saves, whatever the provider counted.
-    const prunedEstimate = estimate(pruned);
+    const prunedEstimate = turn.estimate(pruned);
     const tokensPruned = Math.max(0, tokens - (estimated - prunedEstimate));
     const { gateway, model } = this.#options;
     const step = wasm.ladderAfterPruning(
@@ -117,56 +98,126 @@ export class ContextManager {
       this.#maxCompactions,
       gateway !== undefined,
       model,
-    ) as { next: "none" | "pruned" | "compact" | "emergency"; reason: string };
-    const cut = (messages: M[]) => core.emergencyPrune(list(messages), numbersOf(memo, messages), maxTokens, format) as unknown as M[];
-
+    ) as { next: Exclude<Tier, "compacted"> | "compact"; reason: string };
     if (step.next === "none") return result("none", effective, step.reason);
     if (step.next === "pruned") return result("pruned", pruned, step.reason, [], prunedEstimate);
-    if (step.next === "emergency") return result("emergency", cut(pruned), step.reason);
+    if (step.next === "emergency") return result("emergency", turn.cut(pruned), step.reason);
+    return this.#compacted(turn, { effective, numbers, pruned, tokens, tokensPruned, signal, result });
+  }
 
-    // What to summarise and what follows the marker verbatim is decided in
-    // Rust before any call: the newest user turn, or (when it alone is too
-    // big) its request and newest steps. No call is made that cannot help.
-    const plan = core.compactionPlan(
+  /**
+   * The compaction tier: what to summarise and what follows the marker
+   * verbatim is decided in Rust before any call (the newest user turn, or,
+   * when it alone is too big, its request and newest steps), so no call is
+   * made that cannot help; then the summary, checked for what it saved, or
+   * the emergency cut when it fails or saves too little.
+   */
+  async #compacted<M extends Message>(
+    turn: Turn<M>,
+    { effective, numbers, pruned, tokens, tokensPruned, signal, result }: CompactionInput<M>,
+  ): Promise<Prepared<M>> {
+    const plan = this.#memo.core.compactionPlan(
       list(effective),
-      effectiveNumbers,
-      maxTokens,
+      numbers,
+      turn.maxTokens,
       tokens,
       tokensPruned,
       this.#options.compact,
-      format,
+      turn.format,
     ) as CompactionPlan;
-    if (plan.skip !== undefined) return result("emergency", cut(pruned), plan.skip);
+    if (plan.skip !== undefined) return result("emergency", turn.cut(pruned), plan.skip);
     const kept = plan.keep.map((index) => effective[index]!);
     let marker: M;
     try {
-      marker = (await compact(gateway!, model!, effective.slice(0, plan.summariseEnd), {
+      marker = (await compact(this.#options.gateway!, this.#options.model!, effective.slice(0, plan.summariseEnd), {
         ...this.#options.compact,
         maxSummaryTokens: plan.maxSummaryTokens,
-        ...format,
+        ...turn.format,
         ...(signal ? { signal } : {}),
       })) as M;
     } catch (error) {
       if (signal?.aborted && error === signal.reason) throw error;
       const why = error instanceof Error ? error.message : String(error);
-      return result("emergency", cut(pruned), `compacting failed (${why}); the emergency cut keeps the newest turns`);
+      return result("emergency", turn.cut(pruned), `compacting failed (${why}); the emergency cut keeps the newest turns`);
     }
     this.#compactionsInRun += 1;
     // The instructions are sent again ahead of the marker; the store already has them.
     const compacted = [...effective.slice(0, plan.instructions), marker, ...kept];
-    const prunedAfter = prune(compacted);
-    const tokensCompacted = estimate(prunedAfter);
+    const prunedAfter = turn.prune(compacted);
+    const tokensCompacted = turn.estimate(prunedAfter);
     const shortfall = wasm.compactionShortfall(tokens, tokensCompacted);
-    if (shortfall !== undefined) return result("emergency", cut(pruned), `${shortfall}; the summary is dropped`);
-    if (tokensCompacted <= maxTokens) return result("compacted", prunedAfter, plan.reason, [marker, ...kept]);
-    const sent = cut(prunedAfter);
-    const fallback = cut(pruned);
-    if (estimate(sent) > maxTokens && estimate(fallback) <= maxTokens) {
+    if (shortfall !== undefined) return result("emergency", turn.cut(pruned), `${shortfall}; the summary is dropped`);
+    if (tokensCompacted <= turn.maxTokens) return result("compacted", prunedAfter, plan.reason, [marker, ...kept]);
+    const sent = turn.cut(prunedAfter);
+    const fallback = turn.cut(pruned);
+    if (turn.estimate(sent) > turn.maxTokens && turn.estimate(fallback) <= turn.maxTokens) {
       return result("emergency", fallback, `${plan.reasonCut}, but the marker and the newest step are still over it; the summary is dropped`);
     }
     return result("compacted", sent, plan.reasonCut, [marker, ...kept]);
   }
+
+  /** The package's functions for one `prepare`, at its budget, through the manager's memo. */
+  #turn<M extends Message>(maxTokens: number): Turn<M> {
+    const format = this.#options.format === undefined ? {} : { format: this.#options.format };
+    const memo = this.#memo;
+    const core = memo.core;
+    const pruneOptions = { maxTokens, ...this.#options.prune, ...format };
+    const estimate = (messages: readonly M[], numbers = numbersOf(memo, messages)) => core.estimateTokens(list(messages), numbers, format);
+    return {
+      maxTokens,
+      format,
+      estimate,
+      // `all` is numbered once; the effective history's numbers are its slices.
+      effective(all) {
+        const numbers = numbersOf(memo, all);
+        const [instructions, start] = core.effectiveBounds(list(all), numbers, format) as unknown as [number, number];
+        if (start === instructions) return { effective: all.slice(), numbers };
+        return {
+          effective: [...all.slice(0, instructions), ...all.slice(start)],
+          numbers: joined(numbers.subarray(0, instructions), numbers.subarray(start)),
+        };
+      },
+      prune: (messages) => core.pruneForModel(list(messages), numbersOf(memo, messages), pruneOptions) as unknown as M[],
+      cut: (messages) => core.emergencyPrune(list(messages), numbersOf(memo, messages), maxTokens, format) as unknown as M[],
+      result: (tokensBefore) => (tier, messages, reason, append = [], tokensAfter = estimate(messages)) => ({
+        messages,
+        append,
+        tier,
+        tokensBefore,
+        tokensAfter,
+        reason,
+      }),
+    };
+  }
 }
+
+/** What `prepare` has in hand when it compacts. */
+interface CompactionInput<M extends Message> {
+  effective: M[];
+  numbers: Uint32Array;
+  pruned: M[];
+  tokens: number;
+  tokensPruned: number;
+  signal: AbortSignalLike | undefined;
+  result: ResultOf<M>;
+}
+
+/** A `prepare` result at a tier, the estimate of what is sent unless given. */
+type ResultOf<M extends Message> = (tier: Tier, messages: M[], reason: string, append?: M[], tokensAfter?: number) => Prepared<M>;
+
+/** The package's functions for one `prepare` (see `ContextManager.#turn`). */
+interface Turn<M extends Message> {
+  maxTokens: number;
+  format: FormatOptions;
+  estimate(messages: readonly M[], numbers?: Uint32Array): number;
+  effective(all: readonly M[]): { effective: M[]; numbers: Uint32Array };
+  prune(messages: readonly M[]): M[];
+  cut(messages: M[]): M[];
+  result(tokensBefore: number): ResultOf<M>;
+}
+
+/** A history as the wasm functions take it. */
+const list = <M extends Message>(messages: readonly M[]) => messages as unknown as Message[];
 
 /** What `compactionPlan` decides (src/ladder.rs). */
 type CompactionPlan =
@@ -191,8 +242,8 @@ function withUsage<M>(
 ): number {
   if (usage === undefined) return estimated;
   if (usage === null || typeof usage !== "object" || Array.isArray(usage)) throw new TypeError(`lastUsage must be an object, got ${kindOf(usage)}`);
-  numberOption(usage.promptTokens, "lastUsage.promptTokens", undefined, false, true);
-  const count = numberOption(usage.messageCount, "lastUsage.messageCount", undefined, true);
+  wasm.readNumber(usage.promptTokens, "lastUsage.promptTokens", "non-negative");
+  const count = wasm.readNumber(usage.messageCount, "lastUsage.messageCount", "count");
   if (count > all.length) {
     throw new RangeError(`lastUsage.messageCount (${count}) is more than the ${all.length} messages of all`);
   }
@@ -201,14 +252,10 @@ function withUsage<M>(
   return usage.promptTokens + estimate(all.slice(count));
 }
 
-/** A number option: positive and finite (or, for counts, a whole number from 0). */
-function numberOption(value: unknown, name: string, fallback: number | undefined, count: boolean, zeroOk = false): number {
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (typeof value !== "number") throw new TypeError(`${name} must be a number, got ${kindOf(value)}`);
-  const ok = count ? Number.isInteger(value) && value >= 0 : Number.isFinite(value) && (value > 0 || (zeroOk && value === 0));
-  if (!ok) {
-    const want = count ? "a whole number from 0" : zeroOk ? "a non-negative finite number" : "a positive finite number";
-    throw new RangeError(`${name} must be ${want}, got ${value}`);
-  }
-  return value;
+/**
+ * A number option, `fallback` when absent; checked and worded in Rust
+ * (`options::check_number`), as every number option of the package is.
+ */
+function numberOr(value: unknown, name: string, rule: "positive" | "count", fallback: number): number {
+  return value === undefined ? fallback : wasm.readNumber(value, name, rule);
 }

@@ -398,6 +398,6 @@ fn options_are_read_with_defaults_and_named_errors() {
     let fraction = read(json!({ "toolOutputChars": 1.5 })).unwrap_err();
     assert_eq!(
         fraction.message,
-        "options.toolOutputChars must be a whole number, got 1.5"
+        "options.toolOutputChars must be a whole number from 0, got 1.5"
     );
 }
