@@ -82,7 +82,7 @@ pub fn view_with<N: Node>(
         return Err(reader.type_error("", "a message object", message.kind()));
     }
     let (role_name, role) = role_of(message, reader, ROLES, "")?;
-    let content = reader.get(message, "content", "content")?;
+    let content = reader.get(message, "", "content")?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;
     match &content {
@@ -141,9 +141,9 @@ pub fn tool_call_milli<N: Node>(
     view: &mut MessageView,
     arguments_key: &str,
 ) -> Result<u64, InputError> {
-    let id = reader.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+    let id = reader.required_string(part, field, "toolCallId")?;
     view.opens.push(id);
-    let arguments = reader.get(part, &format!("{field}.{arguments_key}"), arguments_key)?;
+    let arguments = reader.get(part, field, arguments_key)?;
     Ok(text_milli(part, reader, field, "toolName")?
         + arguments.map_or(0, |a| reader.json_milli(&a)))
 }
@@ -158,7 +158,7 @@ pub fn tool_result_milli<N: Node>(
     payload_milli: u64,
     result: Option<ToolResult>,
 ) -> Result<u64, InputError> {
-    let id = reader.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+    let id = reader.required_string(part, field, "toolCallId")?;
     view.answers.push(id);
     view.tool_results.extend(result);
     Ok(text_milli(part, reader, field, "toolName")? + payload_milli)
@@ -172,8 +172,9 @@ fn output<N: Node>(
     field: &str,
     reader: &MessageReader,
 ) -> Result<(u64, Option<ToolResult>), InputError> {
+    let output = reader.get(part, field, "output")?;
     let field = format!("{field}.output");
-    let output = match reader.get(part, &field, "output")? {
+    let output = match output {
         Some(output) if output.kind() == Kind::Object => output,
         other => {
             let got = other.map_or(Kind::Undefined, |o| o.kind());
@@ -181,14 +182,14 @@ fn output<N: Node>(
         }
     };
     let output_type = required_type(reader, &output, &field)?;
-    let value_field = format!("{field}.value");
-    let value = reader.get(&output, &value_field, "value")?;
+    let value = reader.get(&output, &field, "value")?;
     let (milli, cleared) = match output_type.as_str() {
         "text" | "error-text" => {
-            reader.payload(&reader.required_string_value(&output, &value_field, "value")?)
+            reader.payload(&reader.required_string_value(&output, &field, "value")?)
         }
         "json" | "error-json" => (value.map_or(0, |v| reader.json_milli(&v)), false),
         "content" => {
+            let value_field = format!("{field}.value");
             let Some(value) = value else {
                 return Err(reader.type_error(&value_field, "an array", Kind::Undefined));
             };
@@ -248,8 +249,8 @@ pub fn content_with<N: Node>(
     reader: &MessageReader,
     mut other_part: impl FnMut(&N, &str, &mut Vec<Block>),
 ) -> Result<Content, InputError> {
-    let role = reader.required_string(message, "role", "role")?;
-    let content = reader.get(message, "content", "content")?;
+    let role = reader.required_string(message, "", "role")?;
+    let content = reader.get(message, "", "content")?;
     let blocks = content_blocks(
         content.as_ref(),
         &mut |part, part_type, blocks| match part_type {

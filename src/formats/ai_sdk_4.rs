@@ -35,7 +35,7 @@ fn part_milli<N: Node>(
     Ok(match required_type(reader, part, field)?.as_str() {
         "text" | "reasoning" => text_milli(part, reader, field, "text")?,
         "redacted-reasoning" => {
-            let data = reader.required_string_value(part, &format!("{field}.data"), "data")?;
+            let data = reader.required_string_value(part, field, "data")?;
             reader.encrypted_milli(&data)
         }
         "image" | "file" => ATTACHMENT_MILLI,
@@ -59,18 +59,13 @@ fn result<N: Node>(
     field: &str,
     reader: &MessageReader,
 ) -> Result<(u64, Option<ToolResult>), InputError> {
-    let result_field = format!("{field}.result");
-    let result = reader.get(part, &result_field, "result")?;
+    let result = reader.get(part, field, "result")?;
     let (milli, cleared) = match &result {
         Some(text) if text.kind() == Kind::String => reader.payload(text),
         Some(value) => (reader.json_milli(value), false),
         None => (0, false),
     };
-    let rich = reader.get(
-        part,
-        &format!("{field}.experimental_content"),
-        "experimental_content",
-    )?;
+    let rich = reader.get(part, field, "experimental_content")?;
     if let Some(rich) = rich {
         return Ok((milli + reader.json_milli(&rich), None));
     }

@@ -56,7 +56,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         return Err(reader.type_error("", "a message object", message.kind()));
     }
     let (role_name, mut role) = role_of(message, reader, ROLES, NO_SYSTEM_ROLE)?;
-    let content = reader.get(message, "content", "content")?;
+    let content = reader.get(message, "", "content")?;
     let mut milli = 0;
     let mut opens = Vec::new();
     let mut answers = Vec::new();
@@ -76,14 +76,13 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
                 }
                 milli += match block_type.as_str() {
                     "tool_use" => {
-                        opens.push(reader.required_string(block, &format!("{field}.id"), "id")?);
-                        let input = reader.get(block, &format!("{field}.input"), "input")?;
+                        opens.push(reader.required_string(block, field, "id")?);
+                        let input = reader.get(block, field, "input")?;
                         text_milli(block, reader, field, "name")?
                             + input.map_or(0, |i| reader.json_milli(&i))
                     }
                     "tool_result" => {
-                        let id_field = format!("{field}.tool_use_id");
-                        answers.push(reader.required_string(block, &id_field, "tool_use_id")?);
+                        answers.push(reader.required_string(block, field, "tool_use_id")?);
                         let result = tool_result(block, index, field, reader)?;
                         let tokens = result.as_ref().map_or(0, |r| r.1);
                         tool_results.extend(result.map(|r| r.0));
@@ -139,7 +138,7 @@ fn block_milli<N: Node>(
         "thinking" => text_milli(block, reader, field, "thinking")?,
         // The encrypted thinking stands for the thinking it hides.
         "redacted_thinking" => {
-            let data = reader.required_string_value(block, &format!("{field}.data"), "data")?;
+            let data = reader.required_string_value(block, field, "data")?;
             reader.encrypted_milli(&data)
         }
         "image" | "document" => ATTACHMENT_MILLI,
@@ -155,10 +154,10 @@ fn tool_result<N: Node>(
     field: &str,
     reader: &MessageReader,
 ) -> Result<Option<(ToolResult, u64)>, InputError> {
-    let content_field = format!("{field}.content");
-    let Some(content) = reader.get(block, &content_field, "content")? else {
+    let Some(content) = reader.get(block, field, "content")? else {
         return Ok(None);
     };
+    let content_field = format!("{field}.content");
     let (milli, cleared) = match content.kind() {
         Kind::String => reader.payload(&content),
         Kind::Array => {
@@ -202,8 +201,8 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 
 /// The content blocks of a message, for the transcript. Call `view` first.
 pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
-    let role = reader.required_string(message, "role", "role")?;
-    let content = reader.get(message, "content", "content")?;
+    let role = reader.required_string(message, "", "role")?;
+    let content = reader.get(message, "", "content")?;
     let blocks = content_blocks(
         content.as_ref(),
         &mut |block, block_type, blocks| match block_type {
