@@ -14,7 +14,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
 
 /// What a cleared result's `output` becomes: a text output holding the
 /// placeholder, or an error-text one for a result that was an error, so the
@@ -213,16 +213,12 @@ fn output<N: Node>(
     };
     Ok((
         milli,
-        Some(ToolResult {
-            tokens: estimate::milli_to_tokens(milli),
+        Some(ToolResult::new(
+            part_field("content", index, "output"),
+            milli,
             cleared,
-            path: vec![
-                PathStep::Key("content"),
-                PathStep::Index(index),
-                PathStep::Key("output"),
-            ],
             replacement,
-        }),
+        )),
     ))
 }
 

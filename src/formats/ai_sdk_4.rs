@@ -7,14 +7,13 @@
 
 use crate::content::{Block, Content};
 use crate::error::InputError;
-use crate::estimate;
 use crate::formats::ai_sdk;
 use crate::formats::shared::{
     json_text, required_type, string_field, text_milli, tool_call_block, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, ToolResult};
+use crate::view::{part_field, MessageView, Replacement, ToolResult};
 
 /// The roles and content shapes of `ModelMessage`, and parts of AI SDK 4.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
@@ -71,16 +70,12 @@ fn result<N: Node>(
     }
     Ok((
         milli,
-        Some(ToolResult {
-            tokens: estimate::milli_to_tokens(milli),
+        Some(ToolResult::new(
+            part_field("content", index, "result"),
+            milli,
             cleared,
-            path: vec![
-                PathStep::Key("content"),
-                PathStep::Index(index),
-                PathStep::Key("result"),
-            ],
-            replacement: Replacement::Placeholder,
-        }),
+            Replacement::Placeholder,
+        )),
     ))
 }
 

@@ -21,7 +21,7 @@ use crate::formats::shared::{
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[
     ("system", Role::System),
@@ -206,16 +206,12 @@ fn tool_part<N: Node>(
     };
     milli += payload_milli;
     if payload.is_some() {
-        view.tool_results.push(ToolResult {
-            tokens: estimate::milli_to_tokens(payload_milli),
+        view.tool_results.push(ToolResult::new(
+            part_field("parts", index, payload_key),
+            payload_milli,
             cleared,
-            path: vec![
-                PathStep::Key("parts"),
-                PathStep::Index(index),
-                PathStep::Key(payload_key),
-            ],
-            replacement: Replacement::Placeholder,
-        });
+            Replacement::Placeholder,
+        ));
     }
     Ok(Some(SentTool {
         milli,

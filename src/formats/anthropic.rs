@@ -15,7 +15,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
@@ -178,16 +178,12 @@ fn tool_result<N: Node>(
             ))
         }
     };
-    let result = ToolResult {
-        tokens: estimate::milli_to_tokens(milli),
+    let result = ToolResult::new(
+        part_field("content", index, "content"),
+        milli,
         cleared,
-        path: vec![
-            PathStep::Key("content"),
-            PathStep::Index(index),
-            PathStep::Key("content"),
-        ],
-        replacement: Replacement::Placeholder,
-    };
+        Replacement::Placeholder,
+    );
     Ok(Some((result, milli)))
 }
 

@@ -17,7 +17,7 @@ use crate::formats::shared::{
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{part_field, MessageView, PathStep, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("model", Role::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `systemInstruction`)";
@@ -255,21 +255,16 @@ fn function_response<N: Node>(
         None => (reader.json_milli(&payload), false),
     };
     let is_error = has(&payload, "error") && !has(&payload, "output");
-    reading.tool_results.push(ToolResult {
-        tokens: estimate::milli_to_tokens(payload_milli),
-        cleared,
-        path: vec![
-            PathStep::Key("parts"),
-            PathStep::Index(index),
-            PathStep::Key("functionResponse"),
-            PathStep::Key("response"),
-        ],
-        replacement: if is_error {
-            CLEARED_ERROR
-        } else {
-            CLEARED_OUTPUT
-        },
-    });
+    let replacement = if is_error {
+        CLEARED_ERROR
+    } else {
+        CLEARED_OUTPUT
+    };
+    let mut path = part_field("parts", index, "functionResponse");
+    path.push(PathStep::Key("response"));
+    reading
+        .tool_results
+        .push(ToolResult::new(path, payload_milli, cleared, replacement));
     Ok(milli + payload_milli)
 }
 

@@ -251,12 +251,12 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         let id = reader.required_string(kwargs, body.parent, "tool_call_id")?;
         view.answers.push(id);
         if content.is_some() {
-            view.tool_results.push(ToolResult {
-                tokens: estimate::milli_to_tokens(content_milli),
+            view.tool_results.push(ToolResult::new(
+                body.path("content"),
+                content_milli,
                 cleared,
-                path: body.path("content"),
-                replacement: Replacement::Placeholder,
-            });
+                Replacement::Placeholder,
+            ));
         }
     }
 

@@ -111,12 +111,12 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         }
         view.answers.push(UNPAIRED.to_string());
         if content.is_some() {
-            view.tool_results.push(ToolResult {
-                tokens: estimate::milli_to_tokens(payload.0),
-                cleared: payload.1,
-                path: vec![PathStep::Key("content")],
-                replacement: Replacement::Placeholder,
-            });
+            view.tool_results.push(ToolResult::new(
+                vec![PathStep::Key("content")],
+                payload.0,
+                payload.1,
+                Replacement::Placeholder,
+            ));
         }
     }
     let first = match role_name.as_str() {

@@ -129,12 +129,12 @@ fn read_tool_answer<N: Node>(
         None => {}
     }
     if let Some((content_milli, cleared)) = payload {
-        view.tool_results.push(ToolResult {
-            tokens: estimate::milli_to_tokens(content_milli),
+        view.tool_results.push(ToolResult::new(
+            vec![PathStep::Key("content")],
+            content_milli,
             cleared,
-            path: vec![PathStep::Key("content")],
-            replacement: Replacement::Placeholder,
-        });
+            Replacement::Placeholder,
+        ));
     }
     Ok(())
 }

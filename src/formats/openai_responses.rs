@@ -213,12 +213,12 @@ fn call_output<N: Node>(item: &N, reader: &MessageReader) -> Result<(u64, ToolRe
             ))
         }
     };
-    let result = ToolResult {
-        tokens: estimate::milli_to_tokens(milli),
+    let result = ToolResult::new(
+        vec![PathStep::Key("output")],
+        milli,
         cleared,
-        path: vec![PathStep::Key("output")],
-        replacement: Replacement::Placeholder,
-    };
+        Replacement::Placeholder,
+    );
     Ok((milli, result))
 }
 
