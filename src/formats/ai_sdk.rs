@@ -9,8 +9,8 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, json_text, output_text, parts,
-    parts_misfit, required_type, role_misfit, role_of, string_field, tag_candidate, text_block,
-    text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
+    parts_misfit, required_type, role_misfit, role_of, string_field, subfield, tag_candidate,
+    text_block, text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
@@ -173,7 +173,7 @@ fn output<N: Node>(
     reader: &MessageReader,
 ) -> Result<(u64, Option<ToolResult>), InputError> {
     let output = reader.get(part, field, "output")?;
-    let field = format!("{field}.output");
+    let field = subfield(field, "output");
     let output = match output {
         Some(output) if output.kind() == Kind::Object => output,
         other => {
@@ -189,7 +189,7 @@ fn output<N: Node>(
         }
         "json" | "error-json" => (value.map_or(0, |v| reader.json_milli(&v)), false),
         "content" => {
-            let value_field = format!("{field}.value");
+            let value_field = subfield(&field, "value");
             let Some(value) = value else {
                 return Err(reader.type_error(&value_field, "an array", Kind::Undefined));
             };

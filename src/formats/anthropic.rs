@@ -10,8 +10,8 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, output_text, parts, parts_misfit,
-    required_type, role_misfit, role_of, string_field, tag_candidate, text_block, text_milli,
-    tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
+    required_type, role_misfit, role_of, string_field, subfield, tag_candidate, text_block,
+    text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
@@ -157,7 +157,7 @@ fn tool_result<N: Node>(
     let Some(content) = reader.get(block, field, "content")? else {
         return Ok(None);
     };
-    let content_field = format!("{field}.content");
+    let content_field = subfield(field, "content");
     let (milli, cleared) = match content.kind() {
         Kind::String => reader.payload(&content),
         Kind::Array => {

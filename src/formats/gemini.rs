@@ -13,7 +13,7 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     foreign_field, has, is_marker, json_text, parts, parts_array, role_misfit, role_of,
-    string_field, untagged, ATTACHMENT_MILLI,
+    string_field, subfield, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -152,7 +152,7 @@ fn object_field<N: Node>(
     key: &str,
 ) -> Result<N, InputError> {
     let value = reader.get(part, field, key)?;
-    let field = format!("{field}.{key}");
+    let field = subfield(field, key);
     match value {
         Some(value) if value.kind() == Kind::Object => Ok(value),
         other => Err(reader.type_error(
@@ -184,7 +184,7 @@ fn read_part<N: Node>(
         n
     };
     if has(part, "functionResponse") {
-        let response_field = format!("{field}.functionResponse");
+        let response_field = subfield(field, "functionResponse");
         let response = object_field(reader, part, field, "functionResponse")?;
         let id = reader.optional_string(&response, &response_field, "id")?;
         let name = reader
@@ -205,7 +205,7 @@ fn read_part<N: Node>(
     } else if has(part, "inlineData") || has(part, "fileData") {
         reading.milli += ATTACHMENT_MILLI;
     } else if has(part, "functionCall") {
-        let call_field = format!("{field}.functionCall");
+        let call_field = subfield(field, "functionCall");
         let call = object_field(reader, part, field, "functionCall")?;
         let id = reader.optional_string(&call, &call_field, "id")?;
         let name = reader
@@ -235,13 +235,13 @@ fn function_response<N: Node>(
     let mut milli = 0;
     if let Some(inner) = reader.get(response, field, "parts")? {
         milli += ATTACHMENT_MILLI
-            * parts(reader, &inner, &format!("{field}.parts"), "a part object")?.len() as u64;
+            * parts(reader, &inner, &subfield(field, "parts"), "a part object")?.len() as u64;
     }
     let Some(payload) = reader.get(response, field, "response")? else {
         return Ok(milli);
     };
     if payload.kind() != Kind::Object {
-        let payload_field = format!("{field}.response");
+        let payload_field = subfield(field, "response");
         return Err(reader.type_error(&payload_field, "an object", payload.kind()));
     }
     let keys = payload.keys().unwrap_or_default();
