@@ -34,6 +34,16 @@ pub enum PathStep {
     Index(usize),
 }
 
+/// The path of the field `key` of element `index` of the array field
+/// `array`: `content[2].output`.
+pub fn part_field(array: &'static str, index: usize, key: &'static str) -> Vec<PathStep> {
+    vec![
+        PathStep::Key(array),
+        PathStep::Index(index),
+        PathStep::Key(key),
+    ]
+}
+
 /// What a cleared tool result's payload becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Replacement {
@@ -57,6 +67,18 @@ pub struct ToolResult {
     /// Where the payload is, from the message.
     pub path: Vec<PathStep>,
     pub replacement: Replacement,
+}
+
+impl ToolResult {
+    /// The payload at `path`, estimated at `milli` thousandths of a token.
+    pub fn new(path: Vec<PathStep>, milli: u64, cleared: bool, replacement: Replacement) -> Self {
+        ToolResult {
+            tokens: crate::estimate::milli_to_tokens(milli),
+            cleared,
+            path,
+            replacement,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

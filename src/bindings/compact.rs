@@ -4,9 +4,10 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{json_to_js, read_array, read_format, read_options, to_js_error, JsNode};
+use super::convert::{
+    json_to_js, read_array, read_format, read_options, to_js_error, type_error, JsNode,
+};
 use super::types::{MessageList, SummaryOptionsArg};
-use crate::error::InputError;
 use crate::node::Node;
 use crate::summary::{Job, SummaryOptions};
 
@@ -27,10 +28,10 @@ impl CompactionJob {
     ) -> Result<CompactionJob, JsValue> {
         let nodes = read_array(&effective, "effective")?;
         let Some(model) = model.as_string() else {
-            return Err(to_js_error(InputError::type_error(format!(
+            return Err(type_error(format!(
                 "model must be a non-empty string, got {}",
                 JsNode(model).kind().describe()
-            ))));
+            )));
         };
         let options = read_options(
             options.map(Into::into).unwrap_or(JsValue::UNDEFINED),

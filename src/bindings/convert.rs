@@ -164,7 +164,8 @@ pub fn read_array_leaving(
     Ok(Some(nodes))
 }
 
-fn type_error(message: String) -> JsValue {
+/// A `TypeError` with this message, as a JS value.
+pub fn type_error(message: String) -> JsValue {
     to_js_error(InputError::type_error(message))
 }
 
@@ -172,16 +173,14 @@ fn type_error(message: String) -> JsValue {
 pub fn read_format(options: &JsNode, argument: &str) -> Result<Option<Format>, JsValue> {
     let field = format!("{argument}.format");
     match options.field("format") {
-        Err(thrown) => Err(to_js_error(InputError::type_error(format!(
-            "{field} could not be read: {thrown}"
-        )))),
+        Err(thrown) => Err(type_error(format!("{field} could not be read: {thrown}"))),
         Ok(None) => Ok(None),
         Ok(Some(value)) => match value.0.as_string() {
             Some(name) => Format::parse(&name, &field).map(Some).map_err(to_js_error),
-            None => Err(to_js_error(InputError::type_error(format!(
+            None => Err(type_error(format!(
                 "{field} must be a string, got {}",
                 value.kind().describe()
-            )))),
+            ))),
         },
     }
 }
@@ -192,10 +191,10 @@ pub fn read_options(options: JsValue, argument: &str) -> Result<JsNode, JsValue>
     let node = JsNode(options);
     match node.kind() {
         Kind::Undefined | Kind::Null | Kind::Object => Ok(node),
-        other => Err(to_js_error(InputError::type_error(format!(
+        other => Err(type_error(format!(
             "{argument} must be an object, got {}",
             other.describe()
-        )))),
+        ))),
     }
 }
 
@@ -231,9 +230,9 @@ pub fn materialize(
                     let replacement = replacement_value(*replacement, placeholder);
                     message = replace_at(&message, path, replacement).map_err(|(depth, why)| {
                         let field = path_text(&path[..depth]);
-                        to_js_error(InputError::type_error(format!(
+                        type_error(format!(
                             "{argument}[{index}]{field} could not be copied: {why}"
-                        )))
+                        ))
                     })?;
                 }
                 // A class instance (a LangChain message) is built anew by its
@@ -241,10 +240,10 @@ pub fn materialize(
                 let message = match super::instances::rebuild(original, &message) {
                     Ok(rebuilt) => rebuilt.unwrap_or(message),
                     Err(thrown) => {
-                        return Err(to_js_error(InputError::type_error(format!(
+                        return Err(type_error(format!(
                             "{argument}[{index}] could not be rebuilt through its constructor: {}",
                             describe_thrown(&thrown)
-                        ))))
+                        )))
                     }
                 };
                 if let Some(memo) = memo {

@@ -3,7 +3,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    materialize, read_array, read_format, read_format_option, read_options, to_js_error, JsNode,
+    materialize, read_array, read_format, read_format_option, read_options, to_js_error,
+    type_error, JsNode,
 };
 use super::memo::HistoryMemo;
 use super::types::{FormatOptionsArg, MaxTokensArg, MessageList, PruneOptionsArg};
@@ -324,9 +325,9 @@ fn read_max_tokens(value: Option<&MaxTokensArg>) -> Result<f64, JsValue> {
     match node.kind() {
         Kind::Undefined | Kind::Null => Ok(DEFAULT_MAX_TOKENS as f64),
         Kind::Number => Ok(node.number().unwrap_or(f64::NAN)),
-        other => Err(to_js_error(InputError::type_error(format!(
+        other => Err(type_error(format!(
             "maxTokens must be a number, got {}",
             other.describe()
-        )))),
+        ))),
     }
 }

@@ -9,12 +9,12 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, json_text, output_text, parts,
-    parts_misfit, required_type, role_misfit, role_of, string_field, tag_candidate, text_block,
-    text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
+    parts_misfit, required_type, role_misfit, role_of, string_field, subfield, tag_candidate,
+    text_block, text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
 
 /// What a cleared result's `output` becomes: a text output holding the
 /// placeholder, or an error-text one for a result that was an error, so the
@@ -82,7 +82,7 @@ pub fn view_with<N: Node>(
         return Err(reader.type_error("", "a message object", message.kind()));
     }
     let (role_name, role) = role_of(message, reader, ROLES, "")?;
-    let content = reader.get(message, "content", "content")?;
+    let content = reader.get(message, "", "content")?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;
     match &content {
@@ -141,9 +141,9 @@ pub fn tool_call_milli<N: Node>(
     view: &mut MessageView,
     arguments_key: &str,
 ) -> Result<u64, InputError> {
-    let id = reader.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+    let id = reader.required_string(part, field, "toolCallId")?;
     view.opens.push(id);
-    let arguments = reader.get(part, &format!("{field}.{arguments_key}"), arguments_key)?;
+    let arguments = reader.get(part, field, arguments_key)?;
     Ok(text_milli(part, reader, field, "toolName")?
         + arguments.map_or(0, |a| reader.json_milli(&a)))
 }
@@ -158,7 +158,7 @@ pub fn tool_result_milli<N: Node>(
     payload_milli: u64,
     result: Option<ToolResult>,
 ) -> Result<u64, InputError> {
-    let id = reader.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
+    let id = reader.required_string(part, field, "toolCallId")?;
     view.answers.push(id);
     view.tool_results.extend(result);
     Ok(text_milli(part, reader, field, "toolName")? + payload_milli)
@@ -172,8 +172,9 @@ fn output<N: Node>(
     field: &str,
     reader: &MessageReader,
 ) -> Result<(u64, Option<ToolResult>), InputError> {
-    let field = format!("{field}.output");
-    let output = match reader.get(part, &field, "output")? {
+    let output = reader.get(part, field, "output")?;
+    let field = subfield(field, "output");
+    let output = match output {
         Some(output) if output.kind() == Kind::Object => output,
         other => {
             let got = other.map_or(Kind::Undefined, |o| o.kind());
@@ -181,14 +182,14 @@ fn output<N: Node>(
         }
     };
     let output_type = required_type(reader, &output, &field)?;
-    let value_field = format!("{field}.value");
-    let value = reader.get(&output, &value_field, "value")?;
+    let value = reader.get(&output, &field, "value")?;
     let (milli, cleared) = match output_type.as_str() {
         "text" | "error-text" => {
-            reader.payload(&reader.required_string_value(&output, &value_field, "value")?)
+            reader.payload(&reader.required_string_value(&output, &field, "value")?)
         }
         "json" | "error-json" => (value.map_or(0, |v| reader.json_milli(&v)), false),
         "content" => {
+            let value_field = subfield(&field, "value");
             let Some(value) = value else {
                 return Err(reader.type_error(&value_field, "an array", Kind::Undefined));
             };
@@ -212,16 +213,12 @@ fn output<N: Node>(
     };
     Ok((
         milli,
-        Some(ToolResult {
-            tokens: estimate::milli_to_tokens(milli),
+        Some(ToolResult::new(
+            part_field("content", index, "output"),
+            milli,
             cleared,
-            path: vec![
-                PathStep::Key("content"),
-                PathStep::Index(index),
-                PathStep::Key("output"),
-            ],
             replacement,
-        }),
+        )),
     ))
 }
 
@@ -248,8 +245,8 @@ pub fn content_with<N: Node>(
     reader: &MessageReader,
     mut other_part: impl FnMut(&N, &str, &mut Vec<Block>),
 ) -> Result<Content, InputError> {
-    let role = reader.required_string(message, "role", "role")?;
-    let content = reader.get(message, "content", "content")?;
+    let role = reader.required_string(message, "", "role")?;
+    let content = reader.get(message, "", "content")?;
     let blocks = content_blocks(
         content.as_ref(),
         &mut |part, part_type, blocks| match part_type {

@@ -7,14 +7,13 @@
 
 use crate::content::{Block, Content};
 use crate::error::InputError;
-use crate::estimate;
 use crate::formats::ai_sdk;
 use crate::formats::shared::{
     json_text, required_type, string_field, text_milli, tool_call_block, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, ToolResult};
+use crate::view::{part_field, MessageView, Replacement, ToolResult};
 
 /// The roles and content shapes of `ModelMessage`, and parts of AI SDK 4.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
@@ -35,7 +34,7 @@ fn part_milli<N: Node>(
     Ok(match required_type(reader, part, field)?.as_str() {
         "text" | "reasoning" => text_milli(part, reader, field, "text")?,
         "redacted-reasoning" => {
-            let data = reader.required_string_value(part, &format!("{field}.data"), "data")?;
+            let data = reader.required_string_value(part, field, "data")?;
             reader.encrypted_milli(&data)
         }
         "image" | "file" => ATTACHMENT_MILLI,
@@ -59,33 +58,24 @@ fn result<N: Node>(
     field: &str,
     reader: &MessageReader,
 ) -> Result<(u64, Option<ToolResult>), InputError> {
-    let result_field = format!("{field}.result");
-    let result = reader.get(part, &result_field, "result")?;
+    let result = reader.get(part, field, "result")?;
     let (milli, cleared) = match &result {
         Some(text) if text.kind() == Kind::String => reader.payload(text),
         Some(value) => (reader.json_milli(value), false),
         None => (0, false),
     };
-    let rich = reader.get(
-        part,
-        &format!("{field}.experimental_content"),
-        "experimental_content",
-    )?;
+    let rich = reader.get(part, field, "experimental_content")?;
     if let Some(rich) = rich {
         return Ok((milli + reader.json_milli(&rich), None));
     }
     Ok((
         milli,
-        Some(ToolResult {
-            tokens: estimate::milli_to_tokens(milli),
+        Some(ToolResult::new(
+            part_field("content", index, "result"),
+            milli,
             cleared,
-            path: vec![
-                PathStep::Key("content"),
-                PathStep::Index(index),
-                PathStep::Key("result"),
-            ],
-            replacement: Replacement::Placeholder,
-        }),
+            Replacement::Placeholder,
+        )),
     ))
 }
 

@@ -16,11 +16,12 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     foreign_field, is_marker, json_text, parts, parts_array, required_type, role_misfit, role_of,
-    string_field, string_role, tagged, text_block, text_milli, type_name, ATTACHMENT_MILLI,
+    string_field, string_role, subfield, tagged, text_block, text_milli, type_name,
+    ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[
     ("system", Role::System),
@@ -68,7 +69,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         return Err(reader.type_error("", "a message object", message.kind()));
     }
     let (role_name, role) = role_of(message, reader, ROLES, "")?;
-    let parts_value = match reader.get(message, "parts", "parts")? {
+    let parts_value = match reader.get(message, "", "parts")? {
         Some(value) if value.kind() == Kind::Array => value,
         other => {
             let got = other.as_ref().map_or(Kind::Undefined, Node::kind);
@@ -164,8 +165,8 @@ fn tool_part<N: Node>(
     reader: &MessageReader,
     view: &mut MessageView,
 ) -> Result<Option<SentTool>, InputError> {
-    let id = reader.required_string(part, &format!("{field}.toolCallId"), "toolCallId")?;
-    let state = reader.required_string(part, &format!("{field}.state"), "state")?;
+    let id = reader.required_string(part, field, "toolCallId")?;
+    let state = reader.required_string(part, field, "state")?;
     if state == "input-streaming" {
         return Ok(None);
     }
@@ -174,7 +175,7 @@ fn tool_part<N: Node>(
     } else {
         reader.milli(part_type.strip_prefix("tool-").unwrap_or(part_type))
     };
-    let input = reader.get(part, &format!("{field}.input"), "input")?;
+    let input = reader.get(part, field, "input")?;
     let mut milli = name_milli + input.map_or(0, |input| reader.json_milli(&input));
     view.opens.push(id.clone());
     let payload_key = match state.as_str() {
@@ -193,29 +194,24 @@ fn tool_part<N: Node>(
             }))
         }
     };
-    let payload_field = format!("{field}.{payload_key}");
-    let payload = reader.get(part, &payload_field, payload_key)?;
+    let payload = reader.get(part, field, payload_key)?;
     let (payload_milli, cleared) = match &payload {
         Some(text) if text.kind() == Kind::String => reader.payload(text),
         Some(_) if payload_key == "errorText" => {
             let got = payload.as_ref().map_or(Kind::Undefined, Node::kind);
-            return Err(reader.type_error(&payload_field, "a string", got));
+            return Err(reader.type_error(&subfield(field, payload_key), "a string", got));
         }
         Some(value) => (reader.json_milli(value), false),
         None => (0, false),
     };
     milli += payload_milli;
     if payload.is_some() {
-        view.tool_results.push(ToolResult {
-            tokens: estimate::milli_to_tokens(payload_milli),
+        view.tool_results.push(ToolResult::new(
+            part_field("parts", index, payload_key),
+            payload_milli,
             cleared,
-            path: vec![
-                PathStep::Key("parts"),
-                PathStep::Index(index),
-                PathStep::Key(payload_key),
-            ],
-            replacement: Replacement::Placeholder,
-        });
+            Replacement::Placeholder,
+        ));
     }
     Ok(Some(SentTool {
         milli,
@@ -246,7 +242,7 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 
 /// The content blocks of a message, for the transcript. Call `view` first.
 pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
-    let role = reader.required_string(message, "role", "role")?;
+    let role = reader.required_string(message, "", "role")?;
     let mut blocks = Vec::new();
     let parts = message.field("parts").ok().flatten();
     for part in (0..parts.as_ref().and_then(|p| p.array_len()).unwrap_or(0))

@@ -10,12 +10,12 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, output_text, parts, parts_misfit,
-    required_type, role_misfit, role_of, string_field, tag_candidate, text_block, text_milli,
-    tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
+    required_type, role_misfit, role_of, string_field, subfield, tag_candidate, text_block,
+    text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
@@ -56,7 +56,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         return Err(reader.type_error("", "a message object", message.kind()));
     }
     let (role_name, mut role) = role_of(message, reader, ROLES, NO_SYSTEM_ROLE)?;
-    let content = reader.get(message, "content", "content")?;
+    let content = reader.get(message, "", "content")?;
     let mut milli = 0;
     let mut opens = Vec::new();
     let mut answers = Vec::new();
@@ -76,14 +76,13 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
                 }
                 milli += match block_type.as_str() {
                     "tool_use" => {
-                        opens.push(reader.required_string(block, &format!("{field}.id"), "id")?);
-                        let input = reader.get(block, &format!("{field}.input"), "input")?;
+                        opens.push(reader.required_string(block, field, "id")?);
+                        let input = reader.get(block, field, "input")?;
                         text_milli(block, reader, field, "name")?
                             + input.map_or(0, |i| reader.json_milli(&i))
                     }
                     "tool_result" => {
-                        let id_field = format!("{field}.tool_use_id");
-                        answers.push(reader.required_string(block, &id_field, "tool_use_id")?);
+                        answers.push(reader.required_string(block, field, "tool_use_id")?);
                         let result = tool_result(block, index, field, reader)?;
                         let tokens = result.as_ref().map_or(0, |r| r.1);
                         tool_results.extend(result.map(|r| r.0));
@@ -139,7 +138,7 @@ fn block_milli<N: Node>(
         "thinking" => text_milli(block, reader, field, "thinking")?,
         // The encrypted thinking stands for the thinking it hides.
         "redacted_thinking" => {
-            let data = reader.required_string_value(block, &format!("{field}.data"), "data")?;
+            let data = reader.required_string_value(block, field, "data")?;
             reader.encrypted_milli(&data)
         }
         "image" | "document" => ATTACHMENT_MILLI,
@@ -155,10 +154,10 @@ fn tool_result<N: Node>(
     field: &str,
     reader: &MessageReader,
 ) -> Result<Option<(ToolResult, u64)>, InputError> {
-    let content_field = format!("{field}.content");
-    let Some(content) = reader.get(block, &content_field, "content")? else {
+    let Some(content) = reader.get(block, field, "content")? else {
         return Ok(None);
     };
+    let content_field = subfield(field, "content");
     let (milli, cleared) = match content.kind() {
         Kind::String => reader.payload(&content),
         Kind::Array => {
@@ -179,16 +178,12 @@ fn tool_result<N: Node>(
             ))
         }
     };
-    let result = ToolResult {
-        tokens: estimate::milli_to_tokens(milli),
+    let result = ToolResult::new(
+        part_field("content", index, "content"),
+        milli,
         cleared,
-        path: vec![
-            PathStep::Key("content"),
-            PathStep::Index(index),
-            PathStep::Key("content"),
-        ],
-        replacement: Replacement::Placeholder,
-    };
+        Replacement::Placeholder,
+    );
     Ok(Some((result, milli)))
 }
 
@@ -202,8 +197,8 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 
 /// The content blocks of a message, for the transcript. Call `view` first.
 pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
-    let role = reader.required_string(message, "role", "role")?;
-    let content = reader.get(message, "content", "content")?;
+    let role = reader.required_string(message, "", "role")?;
+    let content = reader.get(message, "", "content")?;
     let blocks = content_blocks(
         content.as_ref(),
         &mut |block, block_type, blocks| match block_type {

@@ -13,11 +13,11 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     foreign_field, has, is_marker, json_text, parts, parts_array, role_misfit, role_of,
-    string_field, untagged, ATTACHMENT_MILLI,
+    string_field, subfield, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{part_field, MessageView, PathStep, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("model", Role::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `systemInstruction`)";
@@ -73,11 +73,11 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     if message.kind() != Kind::Object {
         return Err(reader.type_error("", "a content object", message.kind()));
     }
-    let (role_name, mut role) = match reader.get(message, "role", "role")? {
+    let (role_name, mut role) = match reader.get(message, "", "role")? {
         None => ("user".to_string(), Role::User),
         Some(_) => role_of(message, reader, ROLES, NO_SYSTEM_ROLE)?,
     };
-    let parts_value = match reader.get(message, "parts", "parts")? {
+    let parts_value = match reader.get(message, "", "parts")? {
         Some(value) if value.kind() == Kind::Array => value,
         other => {
             let got = other.as_ref().map_or(Kind::Undefined, Node::kind);
@@ -144,16 +144,6 @@ fn position_key(index: usize, name: &str, ordinal: usize) -> String {
     format!("gemini:{index}:{ordinal}:{name}")
 }
 
-/// An optional string field of an object field (`functionCall.id`).
-fn optional_text<N: Node>(
-    reader: &MessageReader,
-    value: &N,
-    field: &str,
-    key: &str,
-) -> Result<Option<String>, InputError> {
-    reader.optional_string(value, &format!("{field}.{key}"), key)
-}
-
 /// An object field of a part (`functionCall`), checked.
 fn object_field<N: Node>(
     reader: &MessageReader,
@@ -161,8 +151,9 @@ fn object_field<N: Node>(
     field: &str,
     key: &str,
 ) -> Result<N, InputError> {
-    let field = format!("{field}.{key}");
-    match reader.get(part, &field, key)? {
+    let value = reader.get(part, field, key)?;
+    let field = subfield(field, key);
+    match value {
         Some(value) if value.kind() == Kind::Object => Ok(value),
         other => Err(reader.type_error(
             &field,
@@ -184,11 +175,7 @@ fn read_part<N: Node>(
 ) -> Result<(), InputError> {
     // Carried back as it came; counted like the other providers' encrypted
     // reasoning, from its length.
-    if let Some(signature) = reader.string(
-        part,
-        &format!("{field}.thoughtSignature"),
-        "thoughtSignature",
-    )? {
+    if let Some(signature) = reader.string(part, field, "thoughtSignature")? {
         reading.milli += reader.encrypted_milli(&signature);
     }
     let ordinal = |seen: &mut Vec<String>, name: &str| {
@@ -197,10 +184,12 @@ fn read_part<N: Node>(
         n
     };
     if has(part, "functionResponse") {
-        let response_field = format!("{field}.functionResponse");
+        let response_field = subfield(field, "functionResponse");
         let response = object_field(reader, part, field, "functionResponse")?;
-        let id = optional_text(reader, &response, &response_field, "id")?;
-        let name = optional_text(reader, &response, &response_field, "name")?.unwrap_or_default();
+        let id = reader.optional_string(&response, &response_field, "id")?;
+        let name = reader
+            .optional_string(&response, &response_field, "name")?
+            .unwrap_or_default();
         let n = ordinal(responses_by_name, &name);
         reading.answers.extend(id);
         if let Some(before) = reader.index.checked_sub(1) {
@@ -211,19 +200,21 @@ fn read_part<N: Node>(
         return Ok(());
     }
     reading.other_parts += 1;
-    if let Some(text) = reader.string(part, &format!("{field}.text"), "text")? {
+    if let Some(text) = reader.string(part, field, "text")? {
         reading.milli += reader.text_milli(&text);
     } else if has(part, "inlineData") || has(part, "fileData") {
         reading.milli += ATTACHMENT_MILLI;
     } else if has(part, "functionCall") {
-        let call_field = format!("{field}.functionCall");
+        let call_field = subfield(field, "functionCall");
         let call = object_field(reader, part, field, "functionCall")?;
-        let id = optional_text(reader, &call, &call_field, "id")?;
-        let name = optional_text(reader, &call, &call_field, "name")?.unwrap_or_default();
+        let id = reader.optional_string(&call, &call_field, "id")?;
+        let name = reader
+            .optional_string(&call, &call_field, "name")?
+            .unwrap_or_default();
         let n = ordinal(calls_by_name, &name);
         reading.opens.extend(id);
         reading.opens.push(position_key(reader.index, &name, n));
-        let args = reader.get(&call, &format!("{call_field}.args"), "args")?;
+        let args = reader.get(&call, &call_field, "args")?;
         reading.milli += reader.milli(&name) + args.map_or(0, |a| reader.json_milli(&a));
     } else {
         // Code, its result, server tools' calls and anything newer.
@@ -242,15 +233,15 @@ fn function_response<N: Node>(
     reading: &mut Reading,
 ) -> Result<u64, InputError> {
     let mut milli = 0;
-    if let Some(inner) = reader.get(response, &format!("{field}.parts"), "parts")? {
+    if let Some(inner) = reader.get(response, field, "parts")? {
         milli += ATTACHMENT_MILLI
-            * parts(reader, &inner, &format!("{field}.parts"), "a part object")?.len() as u64;
+            * parts(reader, &inner, &subfield(field, "parts"), "a part object")?.len() as u64;
     }
-    let payload_field = format!("{field}.response");
-    let Some(payload) = reader.get(response, &payload_field, "response")? else {
+    let Some(payload) = reader.get(response, field, "response")? else {
         return Ok(milli);
     };
     if payload.kind() != Kind::Object {
+        let payload_field = subfield(field, "response");
         return Err(reader.type_error(&payload_field, "an object", payload.kind()));
     }
     let keys = payload.keys().unwrap_or_default();
@@ -264,21 +255,16 @@ fn function_response<N: Node>(
         None => (reader.json_milli(&payload), false),
     };
     let is_error = has(&payload, "error") && !has(&payload, "output");
-    reading.tool_results.push(ToolResult {
-        tokens: estimate::milli_to_tokens(payload_milli),
-        cleared,
-        path: vec![
-            PathStep::Key("parts"),
-            PathStep::Index(index),
-            PathStep::Key("functionResponse"),
-            PathStep::Key("response"),
-        ],
-        replacement: if is_error {
-            CLEARED_ERROR
-        } else {
-            CLEARED_OUTPUT
-        },
-    });
+    let replacement = if is_error {
+        CLEARED_ERROR
+    } else {
+        CLEARED_OUTPUT
+    };
+    let mut path = part_field("parts", index, "functionResponse");
+    path.push(PathStep::Key("response"));
+    reading
+        .tool_results
+        .push(ToolResult::new(path, payload_milli, cleared, replacement));
     Ok(milli + payload_milli)
 }
 
@@ -294,7 +280,7 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 
 /// The parts of a content, for the transcript. Call `view` first.
 pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
-    let role = match reader.string(message, "role", "role")? {
+    let role = match reader.string(message, "", "role")? {
         Some(role) => role.text().map(|t| t.into_owned()).unwrap_or_default(),
         None => "user".to_string(),
     };

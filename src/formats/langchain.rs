@@ -13,7 +13,7 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    has, is_marker, json_text, part_at, part_count, string_field, tag_candidate, tagged,
+    has, is_marker, json_text, part_at, part_count, string_field, subfield, tag_candidate, tagged,
     text_block, type_name, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
@@ -51,7 +51,9 @@ struct Body<'a, N> {
     message: &'a N,
     /// A serialised message's `kwargs`; `None` for a live one.
     kwargs: Option<N>,
-    prefix: &'static str,
+    /// The field the fields are in, for error messages: `kwargs`, or none
+    /// for a live message.
+    parent: &'static str,
     live: bool,
 }
 
@@ -61,7 +63,7 @@ impl<N: Node> Body<'_, N> {
     }
 
     fn field(&self, key: &str) -> String {
-        format!("{}{key}", self.prefix)
+        subfield(self.parent, key)
     }
 
     /// Where `key` is, from the message, for an edit.
@@ -82,15 +84,15 @@ fn body<'a, N: Node>(message: &'a N, reader: &MessageReader) -> Result<Body<'a, 
         return Ok(Body {
             message,
             kwargs: None,
-            prefix: "",
+            parent: "",
             live: true,
         });
     }
-    match reader.get(message, KWARGS, KWARGS)? {
+    match reader.get(message, "", KWARGS)? {
         Some(kwargs) if kwargs.kind() == Kind::Object => Ok(Body {
             message,
             kwargs: Some(kwargs),
-            prefix: "kwargs.",
+            parent: KWARGS,
             live: false,
         }),
         other => {
@@ -145,9 +147,9 @@ fn message_type<N: Node>(
     reader: &MessageReader,
 ) -> Result<String, InputError> {
     if body.live {
-        return reader.required_string(message, "type", "type");
+        return reader.required_string(message, "", "type");
     }
-    let Some(id) = reader.get(message, "id", "id")? else {
+    let Some(id) = reader.get(message, "", "id")? else {
         return Err(reader.type_error("id", "an array of strings", Kind::Undefined));
     };
     let Some(len) = id.array_len().filter(|len| *len > 0) else {
@@ -179,7 +181,7 @@ fn role_of<N: Node>(
         "tool" | "function" => Role::Tool,
         "system" => Role::System,
         "generic" => {
-            let role = reader.string(body.fields(), &body.field("role"), "role")?;
+            let role = reader.string(body.fields(), body.parent, "role")?;
             match role
                 .and_then(|r| r.text().map(|t| t.into_owned()))
                 .as_deref()
@@ -209,7 +211,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     let (lc_type, role) = role_of(message, &body, reader)?;
     let mut view = MessageView::empty(role);
     let kwargs = body.fields();
-    let content = reader.get(kwargs, &body.field("content"), "content")?;
+    let content = reader.get(kwargs, body.parent, "content")?;
     let mut milli = 0;
     let mut cleared = false;
     match &content {
@@ -230,31 +232,31 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     }
     let content_milli = milli;
 
-    let calls_field = body.field("tool_calls");
-    if let Some(calls) = reader.get(kwargs, &calls_field, "tool_calls")? {
+    if let Some(calls) = reader.get(kwargs, body.parent, "tool_calls")? {
+        let calls_field = body.field("tool_calls");
         for i in 0..part_count(reader, &calls, &calls_field)? {
             let (field, call) = part_at(reader, &calls, &calls_field, "a tool call object", i)?;
             view.opens
-                .push(reader.required_string(&call, &format!("{field}.id"), "id")?);
-            if let Some(name) = reader.string(&call, &format!("{field}.name"), "name")? {
+                .push(reader.required_string(&call, &field, "id")?);
+            if let Some(name) = reader.string(&call, &field, "name")? {
                 milli += reader.text_milli(&name);
             }
-            if let Some(args) = reader.get(&call, &format!("{field}.args"), "args")? {
+            if let Some(args) = reader.get(&call, &field, "args")? {
                 milli += reader.json_milli(&args);
             }
         }
     }
 
     if lc_type == "tool" {
-        let id = reader.required_string(kwargs, &body.field("tool_call_id"), "tool_call_id")?;
+        let id = reader.required_string(kwargs, body.parent, "tool_call_id")?;
         view.answers.push(id);
         if content.is_some() {
-            view.tool_results.push(ToolResult {
-                tokens: estimate::milli_to_tokens(content_milli),
+            view.tool_results.push(ToolResult::new(
+                body.path("content"),
+                content_milli,
                 cleared,
-                path: body.path("content"),
-                replacement: Replacement::Placeholder,
-            });
+                Replacement::Placeholder,
+            ));
         }
     }
 
@@ -295,8 +297,8 @@ fn parts_milli<N: Node>(
         if part.kind() != Kind::Object {
             return Err(reader.type_error(&field, "a content block object", part.kind()));
         }
-        let part_type = reader.required_string(&part, &format!("{field}.type"), "type")?;
-        let text = reader.string(&part, &format!("{field}.text"), "text")?;
+        let part_type = reader.required_string(&part, &field, "type")?;
+        let text = reader.string(&part, &field, "text")?;
         milli += match (part_type.as_str(), text) {
             ("text", Some(text)) => reader.text_milli(&text),
             (part_type, _) if ATTACHMENTS.contains(&part_type) => ATTACHMENT_MILLI,

@@ -20,6 +20,7 @@ use crate::error::InputError;
 use crate::memo::{History, ReadKey, Recall};
 use crate::node::{Kind, Node};
 use crate::view::MessageView;
+use shared::subfield;
 
 /// A message format that JS agent loops store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,10 +268,19 @@ impl MessageReader<'_> {
         ))
     }
 
-    /// A field, `None` when absent; an error when reading it threw.
-    pub fn get<N: Node>(&self, value: &N, field: &str, key: &str) -> Result<Option<N>, InputError> {
+    /// The field `key` of `value`, `None` when absent; an error when reading
+    /// it threw. Here and in the readers below, `parent` is the field that
+    /// holds `value` (`content[0]`), or `""` for the message itself: errors
+    /// name the field as `subfield(parent, key)`.
+    pub fn get<N: Node>(
+        &self,
+        value: &N,
+        parent: &str,
+        key: &str,
+    ) -> Result<Option<N>, InputError> {
         value.field(key).map_err(|thrown| {
-            InputError::type_error(format!("{} could not be read: {thrown}", self.path(field)))
+            let field = subfield(parent, key);
+            InputError::type_error(format!("{} could not be read: {thrown}", self.path(&field)))
         })
     }
 
@@ -278,13 +288,13 @@ impl MessageReader<'_> {
     pub fn string<N: Node>(
         &self,
         value: &N,
-        field: &str,
+        parent: &str,
         key: &str,
     ) -> Result<Option<N>, InputError> {
-        match self.get(value, field, key)? {
+        match self.get(value, parent, key)? {
             None => Ok(None),
             Some(child) if child.kind() == Kind::String => Ok(Some(child)),
-            Some(child) => Err(self.type_error(field, "a string", child.kind())),
+            Some(child) => Err(self.type_error(&subfield(parent, key), "a string", child.kind())),
         }
     }
 
@@ -292,10 +302,10 @@ impl MessageReader<'_> {
     pub fn optional_string<N: Node>(
         &self,
         value: &N,
-        field: &str,
+        parent: &str,
         key: &str,
     ) -> Result<Option<String>, InputError> {
-        let child = self.string(value, field, key)?;
+        let child = self.string(value, parent, key)?;
         Ok(child.and_then(|child| child.text().map(Cow::into_owned)))
     }
 
@@ -303,12 +313,12 @@ impl MessageReader<'_> {
     pub fn required_string_value<N: Node>(
         &self,
         value: &N,
-        field: &str,
+        parent: &str,
         key: &str,
     ) -> Result<N, InputError> {
-        match self.string(value, field, key)? {
+        match self.string(value, parent, key)? {
             Some(child) => Ok(child),
-            None => Err(self.type_error(field, "a string", Kind::Undefined)),
+            None => Err(self.type_error(&subfield(parent, key), "a string", Kind::Undefined)),
         }
     }
 
@@ -316,10 +326,10 @@ impl MessageReader<'_> {
     pub fn required_string<N: Node>(
         &self,
         value: &N,
-        field: &str,
+        parent: &str,
         key: &str,
     ) -> Result<String, InputError> {
-        let child = self.required_string_value(value, field, key)?;
+        let child = self.required_string_value(value, parent, key)?;
         Ok(child.text().map(Cow::into_owned).unwrap_or_default())
     }
 

@@ -87,36 +87,36 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     let (role_name, role) = chat_role(message, reader)?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;
-    let content = reader.string(message, "content", "content")?;
+    let content = reader.string(message, "", "content")?;
     let mut payload = (0, false);
     if let Some(content) = &content {
         payload = reader.payload(content);
         milli += payload.0;
     }
-    if let Some(thinking) = reader.string(message, "thinking", "thinking")? {
+    if let Some(thinking) = reader.string(message, "", "thinking")? {
         milli += reader.text_milli(&thinking);
     }
-    if let Some(images) = reader.get(message, "images", "images")? {
+    if let Some(images) = reader.get(message, "", "images")? {
         let Some(count) = images.array_len() else {
             return Err(reader.type_error("images", "an array", images.kind()));
         };
         milli += ATTACHMENT_MILLI * count as u64;
     }
-    if let Some(calls) = reader.get(message, "tool_calls", "tool_calls")? {
+    if let Some(calls) = reader.get(message, "", "tool_calls")? {
         milli += calls_milli(&calls, reader, &mut view)?;
     }
     if role == Role::Tool {
-        if let Some(name) = reader.string(message, "tool_name", "tool_name")? {
+        if let Some(name) = reader.string(message, "", "tool_name")? {
             milli += reader.text_milli(&name);
         }
         view.answers.push(UNPAIRED.to_string());
         if content.is_some() {
-            view.tool_results.push(ToolResult {
-                tokens: estimate::milli_to_tokens(payload.0),
-                cleared: payload.1,
-                path: vec![PathStep::Key("content")],
-                replacement: Replacement::Placeholder,
-            });
+            view.tool_results.push(ToolResult::new(
+                vec![PathStep::Key("content")],
+                payload.0,
+                payload.1,
+                Replacement::Placeholder,
+            ));
         }
     }
     let first = match role_name.as_str() {
@@ -139,21 +139,16 @@ fn calls_milli<N: Node>(
     for i in 0..part_count(reader, calls, "tool_calls")? {
         let (field, call) = part_at(reader, calls, "tool_calls", "a tool call object", i)?;
         let function_field = subfield(&field, "function");
-        let function = match reader.get(&call, &function_field, "function")? {
+        let function = match reader.get(&call, &field, "function")? {
             Some(function) if function.kind() == Kind::Object => function,
             other => {
                 let got = other.map_or(Kind::Undefined, |f| f.kind());
                 return Err(reader.type_error(&function_field, "an object", got));
             }
         };
-        let name =
-            reader.required_string_value(&function, &subfield(&function_field, "name"), "name")?;
+        let name = reader.required_string_value(&function, &function_field, "name")?;
         milli += reader.text_milli(&name);
-        if let Some(arguments) = reader.get(
-            &function,
-            &subfield(&function_field, "arguments"),
-            "arguments",
-        )? {
+        if let Some(arguments) = reader.get(&function, &function_field, "arguments")? {
             milli += reader.json_milli(&arguments);
         }
         view.opens.push(UNPAIRED.to_string());
@@ -197,7 +192,7 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 
 /// The content blocks of a message, for the transcript. Call `view` first.
 pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
-    let role = reader.required_string(message, "role", "role")?;
+    let role = reader.required_string(message, "", "role")?;
     let mut blocks = Vec::new();
     if let Some(thinking) = string_field(message, "thinking") {
         blocks.push(Block::Reasoning(thinking));

@@ -31,7 +31,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         return Err(reader.type_error("", "a message object", message.kind()));
     }
     let (role_name, role) = chat_role(message, reader)?;
-    let content = reader.get(message, "content", "content")?;
+    let content = reader.get(message, "", "content")?;
     let first = tag_candidate(&role_name, content.as_ref());
     // A tool message without content has no payload to clear: a placeholder
     // would add a field rather than replace one.
@@ -41,7 +41,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     };
     let mut milli = payload.map_or(0, |(content_milli, _)| content_milli);
     milli += refusal_milli(message, reader)?;
-    let name = reader.optional_string(message, "name", "name")?;
+    let name = reader.optional_string(message, "", "name")?;
     if let Some(name) = &name {
         milli += reader.milli(name);
     }
@@ -72,7 +72,7 @@ fn content_milli<N: Node>(content: &N, reader: &MessageReader) -> Result<(u64, b
 
 /// A reply the model refused has its words in `refusal`, `content` null.
 fn refusal_milli<N: Node>(message: &N, reader: &MessageReader) -> Result<u64, InputError> {
-    match reader.get(message, "refusal", "refusal")? {
+    match reader.get(message, "", "refusal")? {
         Some(refusal) if refusal.kind() == Kind::String => Ok(reader.text_milli(&refusal)),
         Some(refusal) if refusal.kind() != Kind::Null => {
             Err(reader.type_error("refusal", "a string or null", refusal.kind()))
@@ -90,21 +90,20 @@ fn calls_milli<N: Node>(
 ) -> Result<u64, InputError> {
     let mut milli = 0;
     // Some servers answer `tool_calls: null` for a reply without calls.
-    let calls = reader.get(message, "tool_calls", "tool_calls")?;
+    let calls = reader.get(message, "", "tool_calls")?;
     let Some(calls) = calls.filter(|calls| calls.kind() != Kind::Null) else {
         return Ok(0);
     };
     for i in 0..part_count(reader, &calls, "tool_calls")? {
         let (field, call) = part_at(reader, &calls, "tool_calls", "a tool call object", i)?;
-        opens.push(reader.required_string(&call, &subfield(&field, "id"), "id")?);
-        let function_field = subfield(&field, "function");
-        if let Some(function) = reader.get(&call, &function_field, "function")? {
+        opens.push(reader.required_string(&call, &field, "id")?);
+        if let Some(function) = reader.get(&call, &field, "function")? {
+            let function_field = subfield(&field, "function");
             if function.kind() != Kind::Object {
                 return Err(reader.type_error(&function_field, "an object", function.kind()));
             }
             for key in ["name", "arguments"] {
-                let field = subfield(&function_field, key);
-                if let Some(text) = reader.string(&function, &field, key)? {
+                if let Some(text) = reader.string(&function, &function_field, key)? {
                     milli += reader.text_milli(&text);
                 }
             }
@@ -122,7 +121,7 @@ fn read_tool_answer<N: Node>(
     payload: Option<(u64, bool)>,
     view: &mut MessageView,
 ) -> Result<(), InputError> {
-    match reader.optional_string(message, "tool_call_id", "tool_call_id")? {
+    match reader.optional_string(message, "", "tool_call_id")? {
         Some(id) => view.answers.push(id),
         None if role_name == "tool" => {
             return Err(reader.type_error("tool_call_id", "a string", Kind::Undefined));
@@ -130,12 +129,12 @@ fn read_tool_answer<N: Node>(
         None => {}
     }
     if let Some((content_milli, cleared)) = payload {
-        view.tool_results.push(ToolResult {
-            tokens: estimate::milli_to_tokens(content_milli),
+        view.tool_results.push(ToolResult::new(
+            vec![PathStep::Key("content")],
+            content_milli,
             cleared,
-            path: vec![PathStep::Key("content")],
-            replacement: Replacement::Placeholder,
-        });
+            Replacement::Placeholder,
+        ));
     }
     Ok(())
 }
@@ -167,9 +166,9 @@ pub fn marker(text: &str) -> crate::util::json::Json {
 /// The content blocks of a message, for the transcript. Call `view` first:
 /// this assumes the fields it reads have been checked.
 pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, InputError> {
-    let role = reader.required_string(message, "role", "role")?;
+    let role = reader.required_string(message, "", "role")?;
     let mut blocks = Vec::new();
-    let content = reader.get(message, "content", "content")?;
+    let content = reader.get(message, "", "content")?;
     let texts = content_blocks(
         content.as_ref(),
         &mut |part, part_type, blocks| match part_type {
@@ -199,7 +198,7 @@ pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, 
     } else {
         blocks.extend(texts);
     }
-    if let Some(calls) = reader.get(message, "tool_calls", "tool_calls")? {
+    if let Some(calls) = reader.get(message, "", "tool_calls")? {
         for i in 0..calls.array_len().unwrap_or(0) {
             let call = reader.item(&calls, &format!("tool_calls[{i}]"), i)?;
             let function = call.field("function").ok().flatten();

@@ -90,7 +90,7 @@ pub fn view<N: Node>(item: &N, reader: &MessageReader) -> Result<MessageView, In
     if item.kind() != Kind::Object {
         return Err(reader.type_error("", "an input item object", item.kind()));
     }
-    let item_type = match reader.get(item, "type", "type")? {
+    let item_type = match reader.get(item, "", "type")? {
         Some(item_type) if item_type.kind() == Kind::String => {
             item_type.text().map(|t| t.into_owned())
         }
@@ -105,18 +105,18 @@ pub fn view<N: Node>(item: &N, reader: &MessageReader) -> Result<MessageView, In
         None | Some("message") => message_milli(item, reader, &mut view)?,
         Some("function_call") => {
             view.opens
-                .push(reader.required_string(item, "call_id", "call_id")?);
+                .push(reader.required_string(item, "", "call_id")?);
             text_milli(item, reader, "", "name")? + text_milli(item, reader, "", "arguments")?
         }
         Some("custom_tool_call") => {
             view.opens
-                .push(reader.required_string(item, "call_id", "call_id")?);
+                .push(reader.required_string(item, "", "call_id")?);
             text_milli(item, reader, "", "name")? + text_milli(item, reader, "", "input")?
         }
         Some("function_call_output" | "custom_tool_call_output") => {
             view.role = Role::Tool;
             view.answers
-                .push(reader.required_string(item, "call_id", "call_id")?);
+                .push(reader.required_string(item, "", "call_id")?);
             let (milli, result) = call_output(item, reader)?;
             view.tool_results.push(result);
             milli
@@ -162,7 +162,7 @@ fn message_milli<N: Node>(
 ) -> Result<u64, InputError> {
     let (role_name, role) = role_of(item, reader, ROLES, "")?;
     view.role = role;
-    let content = reader.get(item, "content", "content")?;
+    let content = reader.get(item, "", "content")?;
     let milli = match &content {
         Some(text) if text.kind() == Kind::String => reader.text_milli(text),
         Some(array) if array.kind() == Kind::Array => parts_milli(array, "content", reader)?,
@@ -199,7 +199,7 @@ fn parts_milli<N: Node>(array: &N, field: &str, reader: &MessageReader) -> Resul
 
 /// A call output's `output`, a string or an array of parts: the payload.
 fn call_output<N: Node>(item: &N, reader: &MessageReader) -> Result<(u64, ToolResult), InputError> {
-    let output = reader.get(item, "output", "output")?;
+    let output = reader.get(item, "", "output")?;
     let (milli, cleared) = match &output {
         Some(text) if text.kind() == Kind::String => reader.payload(text),
         Some(array) if array.kind() == Kind::Array => {
@@ -213,12 +213,12 @@ fn call_output<N: Node>(item: &N, reader: &MessageReader) -> Result<(u64, ToolRe
             ))
         }
     };
-    let result = ToolResult {
-        tokens: estimate::milli_to_tokens(milli),
+    let result = ToolResult::new(
+        vec![PathStep::Key("output")],
+        milli,
         cleared,
-        path: vec![PathStep::Key("output")],
-        replacement: Replacement::Placeholder,
-    };
+        Replacement::Placeholder,
+    );
     Ok((milli, result))
 }
 
@@ -238,7 +238,7 @@ fn reasoning_milli<N: Node>(item: &N, reader: &MessageReader) -> Result<u64, Inp
             milli += text_milli(&part, reader, &field, "text")?;
         }
     }
-    if let Some(encrypted) = reader.string(item, "encrypted_content", "encrypted_content")? {
+    if let Some(encrypted) = reader.string(item, "", "encrypted_content")? {
         milli += reader.encrypted_milli(&encrypted);
     }
     Ok(milli)

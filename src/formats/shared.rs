@@ -279,7 +279,7 @@ pub fn text_milli<N: Node>(
     field: &str,
     key: &str,
 ) -> Result<u64, InputError> {
-    let text = reader.required_string_value(part, &subfield(field, key), key)?;
+    let text = reader.required_string_value(part, field, key)?;
     Ok(reader.text_milli(&text))
 }
 
@@ -332,7 +332,7 @@ pub fn required_type<N: Node>(
     part: &N,
     field: &str,
 ) -> Result<String, InputError> {
-    reader.required_string(part, &subfield(field, "type"), "type")
+    reader.required_string(part, field, "type")
 }
 
 /// A free-form JSON value as JSON text, for the transcript (tool inputs and
@@ -449,7 +449,7 @@ pub fn chat_role<N: Node>(
     if message.kind() != Kind::Object {
         return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let name = reader.required_string(message, "role", "role")?;
+    let name = reader.required_string(message, "", "role")?;
     let role = match name.as_str() {
         "system" => Role::System,
         "user" => Role::User,
@@ -467,7 +467,7 @@ pub fn role_of<N: Node>(
     roles: &[(&str, Role)],
     hint: &str,
 ) -> Result<(String, Role), InputError> {
-    let name = reader.required_string(message, "role", "role")?;
+    let name = reader.required_string(message, "", "role")?;
     match roles.iter().find(|(role, _)| *role == name) {
         Some((_, role)) => Ok((name, *role)),
         None => {
