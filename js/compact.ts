@@ -136,17 +136,23 @@ function readCallOptions(options: CompactOptions) {
 
 /**
  * One signal for every gateway call: the caller's signal and the timeout as
- * one (`AbortSignal.any`, `AbortSignal.timeout`). `race` rejects the moment
- * it aborts, so a gateway that ignores the signal cannot hold the call. Why
- * it stopped (`reason`) is the caller's reason, or, on the timeout, a
- * `CompactionError` whose cause is the timeout's `TimeoutError`.
+ * one (`AbortSignal.any`). `race` rejects the moment it aborts, so a gateway
+ * that ignores the signal cannot hold the call. Why it stopped (`reason`) is
+ * the caller's reason, or, on the timeout, a `CompactionError` whose cause
+ * is the timeout's `TimeoutError`. The timeout is a plain `setTimeout`, not
+ * `AbortSignal.timeout`, whose timer does not keep Node's event loop alive:
+ * a script awaiting a gateway that never answers would exit before it fired.
  */
 function stopper(outer: AbortSignal | undefined, timeoutMs: number | undefined) {
-  const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([outer, timeout].filter((source) => source !== undefined));
+  const timeout = new AbortController();
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => timeout.abort(new DOMException(`compact timed out after ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
+  const signal = outer === undefined ? timeout.signal : AbortSignal.any([outer, timeout.signal]);
   const reason = () =>
-    timeout?.aborted && signal.reason === timeout.reason
-      ? new CompactionError(`compact timed out after ${timeoutMs} ms`, { cause: timeout.reason })
+    timeout.signal.aborted && signal.reason === timeout.signal.reason
+      ? new CompactionError(`compact timed out after ${timeoutMs} ms`, { cause: timeout.signal.reason })
       : signal.reason;
   let rejectOnAbort: (reason: unknown) => void = () => {};
   const aborted = new Promise<never>((_, reject) => (rejectOnAbort = reject));
@@ -158,6 +164,9 @@ function stopper(outer: AbortSignal | undefined, timeoutMs: number | undefined) 
     signal,
     reason,
     race: <T>(work: Promise<T>) => Promise.race([work, aborted]),
-    release: () => signal.removeEventListener("abort", abort),
+    release() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", abort);
+    },
   };
 }
