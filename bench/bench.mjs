@@ -75,11 +75,23 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/**
+ * A collection, then a turn of the event loop: a memo or manager an earlier
+ * run dropped is freed by its FinalizationRegistry callback, which runs as a
+ * task of its own. Without the turn, the runs' memos piled up in the
+ * module's memory and every run grew it.
+ */
+async function collect() {
+  globalThis.gc?.();
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 async function time(work, runs) {
   await work(); // warm-up
   const samples = [];
   for (let i = 0; i < runs; i++) {
-    globalThis.gc?.();
+    await collect();
     const start = process.hrtime.bigint();
     await work();
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
@@ -94,6 +106,7 @@ async function time(work, runs) {
 async function timeAfter(setup, work, runs) {
   const samples = [];
   for (let i = 0; i <= runs; i++) {
+    await collect();
     const state = await setup();
     globalThis.gc?.();
     const start = process.hrtime.bigint();
