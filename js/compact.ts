@@ -119,14 +119,8 @@ function readCallOptions(options: CompactOptions) {
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError(`options.signal must be an AbortSignal, got ${kindOf(signal)}`);
   }
-  if (timeoutMs !== undefined) {
-    if (typeof timeoutMs !== "number") {
-      throw new TypeError(`options.timeoutMs must be a number, got ${kindOf(timeoutMs)}`);
-    }
-    if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
-      throw new RangeError(`options.timeoutMs must be a positive finite number, got ${timeoutMs}`);
-    }
-  }
+  // Checked and worded in Rust, as every number option is.
+  if (timeoutMs !== undefined) wasm.readNumber(timeoutMs, "options.timeoutMs", "positive");
   if (onProgress !== undefined && typeof onProgress !== "function") {
     throw new TypeError(`options.onProgress must be a function, got ${kindOf(onProgress)}`);
   }

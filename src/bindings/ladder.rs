@@ -115,7 +115,8 @@ pub fn ladder_after_pruning(
 }
 
 /// `value` checked as a number under `rule` ("positive", "non-negative" or
-/// "count"), named `name` in its error: ContextManager's numbers, read by
+/// "count"), named `name` in its error: the numbers the JS side reads
+/// (ContextManager's options, compact's `timeoutMs`), read by
 /// the reader every number option goes through (`options::check_number`).
 #[wasm_bindgen(js_name = readNumber)]
 pub fn read_number(value: JsValue, name: &str, rule: &str) -> Result<f64, JsValue> {
