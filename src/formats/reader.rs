@@ -1,0 +1,177 @@
+//! `MessageReader`: the reader of one message's fields that every format's
+//! `view` and `content` are written with, so every error names the argument,
+//! the message index and the field.
+
+use std::borrow::Cow;
+
+use crate::error::InputError;
+use crate::node::{Kind, Node};
+
+use super::shared::subfield;
+
+/// The reader of one message's fields, which every format's `view` and
+/// `content` are written with. It holds three things that travel together:
+/// where the message is (`argument`, `index`), so every error names
+/// `messages[3].content[0].text`; how to read it (the placeholder, and
+/// whether to estimate sizes); and the field readers and estimates that use
+/// both. Kept as one value because every reader needs the place for its
+/// errors, and the estimates need the settings.
+#[derive(Clone, Copy, Debug)]
+pub struct MessageReader<'a> {
+    /// The argument the messages came in (`messages`, `effective`).
+    pub argument: &'a str,
+    pub index: usize,
+    /// What a cleared tool result holds, to notice one already cleared.
+    pub placeholder: &'a str,
+    /// Whether to estimate sizes: `effectiveHistory` and `detect_format`
+    /// need only the structure, and the estimate is most of a read's time.
+    pub sizes: bool,
+    /// Without sizes, whether to notice the tool-result payloads that
+    /// already are the placeholder (pruning's older messages, read newest
+    /// first, are cleared unread, but for those already cleared).
+    pub cleared: bool,
+}
+
+impl MessageReader<'_> {
+    /// The estimate of a text, in thousandths of a token (0 without sizes).
+    pub fn milli(&self, text: &str) -> u64 {
+        if self.sizes {
+            crate::estimate::text_milli_tokens(text)
+        } else {
+            0
+        }
+    }
+
+    /// The estimate of a string value, which is read only to be estimated.
+    pub fn text_milli<N: Node>(&self, text: &N) -> u64 {
+        if self.sizes {
+            text.text()
+                .map_or(0, |text| crate::estimate::text_milli_tokens(&text))
+        } else {
+            0
+        }
+    }
+
+    /// A tool result's string payload: its estimate, and whether it already
+    /// is the placeholder. Without sizes neither matters, and the text (most
+    /// of a history's bytes) is not read at all.
+    pub fn payload<N: Node>(&self, text: &N) -> (u64, bool) {
+        if !self.sizes {
+            return (0, self.cleared && text.text_is(self.placeholder));
+        }
+        let text = text.text().unwrap_or_default();
+        (
+            crate::estimate::text_milli_tokens(&text),
+            text == self.placeholder,
+        )
+    }
+
+    /// The estimate of encrypted reasoning, from its length (0 without sizes).
+    pub fn encrypted_milli<N: Node>(&self, text: &N) -> u64 {
+        if self.sizes {
+            text.text().map_or(0, |text| {
+                crate::estimate::encrypted_milli_tokens(text.len())
+            })
+        } else {
+            0
+        }
+    }
+
+    /// The estimate of a free-form JSON value (0 without sizes).
+    pub fn json_milli<N: Node>(&self, value: &N) -> u64 {
+        if self.sizes {
+            crate::estimate::json::json_milli_tokens(value)
+        } else {
+            0
+        }
+    }
+
+    /// `effective[3].tool_calls[0].id`
+    pub fn path(&self, field: &str) -> String {
+        if field.is_empty() {
+            format!("{}[{}]", self.argument, self.index)
+        } else {
+            format!("{}[{}].{field}", self.argument, self.index)
+        }
+    }
+
+    pub fn type_error(&self, field: &str, expected: &str, got: Kind) -> InputError {
+        InputError::type_error(format!(
+            "{} must be {expected}, got {}",
+            self.path(field),
+            got.describe()
+        ))
+    }
+
+    /// The field `key` of `value`, `None` when absent; an error when reading
+    /// it threw. Here and in the readers below, `parent` is the field that
+    /// holds `value` (`content[0]`), or `""` for the message itself: errors
+    /// name the field as `subfield(parent, key)`.
+    pub fn get<N: Node>(
+        &self,
+        value: &N,
+        parent: &str,
+        key: &str,
+    ) -> Result<Option<N>, InputError> {
+        value.field(key).map_err(|thrown| {
+            let field = subfield(parent, key);
+            InputError::type_error(format!("{} could not be read: {thrown}", self.path(&field)))
+        })
+    }
+
+    /// An optional string field.
+    pub fn string<N: Node>(
+        &self,
+        value: &N,
+        parent: &str,
+        key: &str,
+    ) -> Result<Option<N>, InputError> {
+        match self.get(value, parent, key)? {
+            None => Ok(None),
+            Some(child) if child.kind() == Kind::String => Ok(Some(child)),
+            Some(child) => Err(self.type_error(&subfield(parent, key), "a string", child.kind())),
+        }
+    }
+
+    /// An optional string field, as its text.
+    pub fn optional_string<N: Node>(
+        &self,
+        value: &N,
+        parent: &str,
+        key: &str,
+    ) -> Result<Option<String>, InputError> {
+        let child = self.string(value, parent, key)?;
+        Ok(child.and_then(|child| child.text().map(Cow::into_owned)))
+    }
+
+    /// A string field that must be there, as its value: checked, not read.
+    pub fn required_string_value<N: Node>(
+        &self,
+        value: &N,
+        parent: &str,
+        key: &str,
+    ) -> Result<N, InputError> {
+        match self.string(value, parent, key)? {
+            Some(child) => Ok(child),
+            None => Err(self.type_error(&subfield(parent, key), "a string", Kind::Undefined)),
+        }
+    }
+
+    /// A string field that must be there.
+    pub fn required_string<N: Node>(
+        &self,
+        value: &N,
+        parent: &str,
+        key: &str,
+    ) -> Result<String, InputError> {
+        let child = self.required_string_value(value, parent, key)?;
+        Ok(child.text().map(Cow::into_owned).unwrap_or_default())
+    }
+
+    /// An element of an array; an error when reading it threw.
+    pub fn item<N: Node>(&self, array: &N, field: &str, index: usize) -> Result<N, InputError> {
+        array.item(index).map_err(|thrown| {
+            InputError::type_error(format!("{} could not be read: {thrown}", self.path(field)))
+        })
+    }
+}
