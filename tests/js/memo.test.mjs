@@ -184,13 +184,21 @@ test("a history grown by one turn: the messages read before are not read again, 
   assert.equal(count.reads, numbering + fresh + wrapped.length);
 });
 
-test("a history read lazily through the memo still answers as a fresh read when it changes format or reading", () => {
+test("a lazy read that needs a message it left unread reads the history again, whole: the same answers and errors", () => {
   const session = codingSession(6);
   const memo = new HistoryMemo();
   memo.estimateTokens(session.slice(0, -2));
-  // Forced to the format it was detected as, then the structure only: each
-  // misses what it left unread and reads the history again, whole.
+  // Forced, the read has no remembered history of its own to take the
+  // messages left unread from: it misses, and reads the whole history.
   assert.equal(memo.estimateTokens(session, { format: "openai-chat" }), estimateTokens(session));
-  assert.deepEqual(memo.effectiveHistory(session), effectiveHistory(session));
-  assert.equal(memo.needsCompaction(session, 10), needsCompaction(session, 10));
+  let plain;
+  try {
+    estimateTokens(session, { format: "ollama" });
+  } catch (error) {
+    plain = error;
+  }
+  assert.ok(plain instanceof TypeError, "an OpenAI Chat history is not an Ollama one");
+  assert.throws(() => memo.estimateTokens(session, { format: "ollama" }), { name: plain.name, message: plain.message });
+  // And detected again, it answers from what it remembers.
+  assert.equal(memo.estimateTokens(session), estimateTokens(session));
 });
