@@ -5,6 +5,7 @@
 //! declarations written in `src/bindings/types.rs` and `describe.rs` with it.
 
 use kram_compaction::formats::ALL_FORMATS;
+use kram_compaction::ladder::Tier;
 use kram_compaction::prune::PruneOptions;
 use kram_compaction::summary::SummaryOptions;
 use kram_compaction::view::Role;
@@ -30,6 +31,7 @@ fn main() {
     let lists = json!({
         "MessageFormat": ALL_FORMATS.iter().map(|f| f.name()).collect::<Vec<_>>(),
         "MessageKind": all_roles().into_iter().map(Role::name).collect::<Vec<_>>(),
+        "Tier": Tier::ALL.map(Tier::name),
         "protectTurns": prune.protect_turns,
         "protectTokens": prune.protect_tokens,
         "minimumSavings": prune.minimum_savings,

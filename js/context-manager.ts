@@ -2,7 +2,7 @@
 // package's functions in order and asks the Rust ladder (src/ladder.rs) what
 // comes next; it decides nothing by itself.
 import * as wasm from "./wasm.js";
-import type { FormatOptions, Message, PruneOptions } from "./wasm.js";
+import type { FormatOptions, Message, PruneOptions, Tier } from "./wasm.js";
 import { compact, type CompactOptions, type Gateway, type AbortSignalLike } from "./compact.js";
 import { kindOf } from "./errors.js";
 import { newMemoState, numbersOf } from "./memo.js";
@@ -28,7 +28,7 @@ export interface LastUsage {
   messageCount: number;
 }
 
-export type Tier = "none" | "pruned" | "compacted" | "emergency";
+export type { Tier };
 
 export interface Prepared<M extends Message> {
   /** What to send to the model. */

@@ -12,6 +12,30 @@ use crate::view::MessageView;
 /// redone on the next call, in a loop).
 pub const MIN_PROGRESS_PERCENT: u64 = 25;
 
+/// The tier `ContextManager.prepare` ends at, named as its result names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    None,
+    Pruned,
+    Compacted,
+    Emergency,
+}
+
+impl Tier {
+    /// Every tier, in the order of the ladder: the TypeScript `Tier` union is
+    /// written from this list (examples/ts_lists.rs).
+    pub const ALL: [Tier; 4] = [Tier::None, Tier::Pruned, Tier::Compacted, Tier::Emergency];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::None => "none",
+            Tier::Pruned => "pruned",
+            Tier::Compacted => "compacted",
+            Tier::Emergency => "emergency",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Next {
     /// The effective history fits as it is: send it.
@@ -22,6 +46,27 @@ pub enum Next {
     Compact,
     /// Over budget and summarising is not allowed: cut.
     Emergency(String),
+}
+
+impl Next {
+    /// The step's name for `ContextManager`: the tier it ends at, or
+    /// `"compact"` when the summary is still to be made.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Next::Fits(_) => Tier::None.name(),
+            Next::Pruned(_) => Tier::Pruned.name(),
+            Next::Compact => "compact",
+            Next::Emergency(_) => Tier::Emergency.name(),
+        }
+    }
+
+    /// The reason in words (empty for `Compact`, whose reason the plan gives).
+    pub fn reason(&self) -> &str {
+        match self {
+            Next::Fits(reason) | Next::Pruned(reason) | Next::Emergency(reason) => reason,
+            Next::Compact => "",
+        }
+    }
 }
 
 /// Where the history stands after the effective history and pruning.

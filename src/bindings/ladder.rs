@@ -73,9 +73,7 @@ impl HistoryMemo {
 #[wasm_bindgen(js_name = ladderBeforePruning)]
 pub fn ladder_before_pruning(tokens: f64, max_tokens: f64) -> JsValue {
     match before_pruning(tokens as u64, max_tokens as u64) {
-        Some(Next::Fits(reason)) => {
-            object(&[("next", "none".into()), ("reason", reason.into())]).into()
-        }
+        Some(next @ Next::Fits(_)) => step(&next),
         _ => JsValue::UNDEFINED,
     }
 }
@@ -105,13 +103,16 @@ pub fn ladder_after_pruning(
         max_compactions: max_compactions as u64,
         has_gateway: has_gateway && has_model,
     };
-    let (next, reason) = match after_pruning(&standing) {
-        Next::Fits(reason) => ("none", reason),
-        Next::Pruned(reason) => ("pruned", reason),
-        Next::Compact => ("compact", String::new()),
-        Next::Emergency(reason) => ("emergency", reason),
-    };
-    object(&[("next", next.into()), ("reason", reason.into())]).into()
+    step(&after_pruning(&standing))
+}
+
+/// A step as ContextManager reads it: `{ next, reason }`.
+fn step(next: &Next) -> JsValue {
+    object(&[
+        ("next", next.name().into()),
+        ("reason", next.reason().into()),
+    ])
+    .into()
 }
 
 /// `value` checked as a number under `rule` ("positive", "non-negative" or

@@ -12,6 +12,9 @@ const MESSAGE_TYPES: &'static str = r#"
 /** The formats a history can be in; found from the history, or forced. */
 export type MessageFormat = {{MessageFormat}};
 
+/** The tier `ContextManager.prepare` ended at, cheapest first (src/ladder.rs). */
+export type Tier = {{Tier}};
+
 // The message types name the fields the package reads and leave the rest
 // open: no index signatures, so the SDKs' own interfaces (the AI SDK's
 // ModelMessage, Anthropic's MessageParam, OpenAI's message and input item
