@@ -7,6 +7,7 @@ pub mod ai_sdk_4;
 pub mod ai_sdk_ui;
 pub mod anthropic;
 pub mod gemini;
+mod json_text;
 pub mod langchain;
 pub mod ollama;
 pub mod openai_chat;
