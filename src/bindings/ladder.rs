@@ -4,14 +4,13 @@
 use super::own_values::{array_of, object};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{read_array, read_format_option, read_options, to_js_error, JsNode};
+use super::convert::{read_array, read_format_option, read_options, to_js_error};
 use super::memo::HistoryMemo;
 use super::types::MessageList;
 use crate::history_functions;
 use crate::ladder::{
     after_pruning, before_pruning, over_budget, progress_shortfall, Next, Standing,
 };
-use crate::options::{check_number, NumberRule};
 use crate::summary::{check_model, SummaryOptions};
 
 /// The compaction `ContextManager` would make of `effective`, decided before
@@ -113,19 +112,6 @@ fn step(next: &Next) -> JsValue {
         ("reason", next.reason().into()),
     ])
     .into()
-}
-
-/// `value` checked as a number under `rule` ("positive", "non-negative" or
-/// "count"), named `name` in its error: the numbers the JS side reads
-/// (ContextManager's options, compact's `timeoutMs`), read by
-/// the reader every number option goes through (`options::check_number`).
-#[wasm_bindgen(js_name = readNumber)]
-pub fn read_number(value: JsValue, name: &str, rule: &str) -> Result<f64, JsValue> {
-    let Some(rule) = NumberRule::parse(rule) else {
-        let why = format!("readNumber has no rule \"{rule}\" (a bug in the package's glue)");
-        return Err(to_js_error(crate::error::InputError::type_error(why)));
-    };
-    check_number(&JsNode(value), name, rule).map_err(to_js_error)
 }
 
 /// Why a compaction from `before` to `after` tokens cut too little, or

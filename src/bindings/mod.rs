@@ -11,6 +11,7 @@ mod instances;
 mod keys;
 mod ladder;
 mod memo;
+mod numbers;
 mod own_values;
 mod request;
 mod strings;
