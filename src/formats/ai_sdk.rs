@@ -63,20 +63,38 @@ pub fn misfit_as<N: Node>(message: &N, format: Format) -> Option<String> {
     chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), format))
 }
 
-/// Reads one part: its estimate, and what it adds to the view (the calls it
-/// opens or answers, a prunable result).
-pub type PartReader<N> =
-    fn(&N, usize, &str, &MessageReader, &mut MessageView) -> Result<u64, InputError>;
-
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    view_with(message, reader, part_milli)
+/// What sets a version's parts apart from the other's.
+pub struct Version<N> {
+    /// The field of a `tool-call` part that holds its arguments.
+    pub arguments_key: &'static str,
+    /// The part types counted as attachments.
+    pub attachments: &'static [&'static str],
+    /// The part type whose `data` is encrypted reasoning, if the version has one.
+    pub encrypted_reasoning: Option<&'static str>,
+    /// A `tool-result` part's payload: its estimate, and what pruning may clear.
+    pub payload: PayloadReader<N>,
 }
 
-/// `view` for either AI SDK version, reading the parts with `read_part`.
+/// Reads a tool result part's payload (`part`, its index in the content,
+/// and its field path).
+pub type PayloadReader<N> =
+    fn(&N, usize, &str, &MessageReader) -> Result<(u64, Option<ToolResult>), InputError>;
+
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+    let version = Version {
+        arguments_key: "input",
+        attachments: &["image", "file", "reasoning-file"],
+        encrypted_reasoning: None,
+        payload: output,
+    };
+    view_with(message, reader, &version)
+}
+
+/// `view` for either AI SDK version, reading the parts as `version` says.
 pub fn view_with<N: Node>(
     message: &N,
     reader: &MessageReader,
-    read_part: PartReader<N>,
+    version: &Version<N>,
 ) -> Result<MessageView, InputError> {
     if message.kind() != Kind::Object {
         return Err(reader.type_error("", "a message object", message.kind()));
@@ -92,7 +110,7 @@ pub fn view_with<N: Node>(
         Some(array) if array.kind() == Kind::Array => {
             let parts = parts(reader, array, "content", "a content part object")?;
             for (index, (field, part)) in parts.iter().enumerate() {
-                milli += read_part(part, index, field, reader, &mut view)?;
+                milli += part_milli(part, index, field, reader, &mut view, version)?;
             }
         }
         other => {
@@ -113,20 +131,27 @@ pub fn view_with<N: Node>(
     Ok(view)
 }
 
+/// One part: its estimate, and what it adds to the view (the call it opens
+/// or answers, a prunable result).
 fn part_milli<N: Node>(
     part: &N,
     index: usize,
     field: &str,
     reader: &MessageReader,
     view: &mut MessageView,
+    version: &Version<N>,
 ) -> Result<u64, InputError> {
     Ok(match required_type(reader, part, field)?.as_str() {
         "text" | "reasoning" => text_milli(part, reader, field, "text")?,
-        "image" | "file" | "reasoning-file" => ATTACHMENT_MILLI,
-        "tool-call" => tool_call_milli(part, field, reader, view, "input")?,
+        "tool-call" => tool_call_milli(part, field, reader, view, version.arguments_key)?,
         "tool-result" => {
-            let (output_milli, result) = output(part, index, field, reader)?;
-            tool_result_milli(part, field, reader, view, output_milli, result)?
+            let (payload_milli, result) = (version.payload)(part, index, field, reader)?;
+            tool_result_milli(part, field, reader, view, payload_milli, result)?
+        }
+        other if version.attachments.contains(&other) => ATTACHMENT_MILLI,
+        other if version.encrypted_reasoning == Some(other) => {
+            let data = reader.required_string_value(part, field, "data")?;
+            reader.encrypted_milli(&data)
         }
         _ => reader.json_milli(part),
     })
@@ -134,7 +159,7 @@ fn part_milli<N: Node>(
 
 /// A tool call part: the call it opens, and the estimate of its name and its
 /// arguments (under `arguments_key`: `input`, or `args` in AI SDK 4).
-pub fn tool_call_milli<N: Node>(
+fn tool_call_milli<N: Node>(
     part: &N,
     field: &str,
     reader: &MessageReader,
@@ -150,7 +175,7 @@ pub fn tool_call_milli<N: Node>(
 
 /// A tool result part: the call it answers, its prunable payload if any, and
 /// the estimate of its name and payload.
-pub fn tool_result_milli<N: Node>(
+fn tool_result_milli<N: Node>(
     part: &N,
     field: &str,
     reader: &MessageReader,

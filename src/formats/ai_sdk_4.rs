@@ -8,9 +8,7 @@
 use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::formats::ai_sdk;
-use crate::formats::shared::{
-    json_text, required_type, string_field, text_milli, tool_call_block, ATTACHMENT_MILLI,
-};
+use crate::formats::shared::{json_text, string_field, tool_call_block};
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, Replacement, ToolResult};
@@ -21,30 +19,13 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
 }
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    ai_sdk::view_with(message, reader, part_milli)
-}
-
-fn part_milli<N: Node>(
-    part: &N,
-    index: usize,
-    field: &str,
-    reader: &MessageReader,
-    view: &mut MessageView,
-) -> Result<u64, InputError> {
-    Ok(match required_type(reader, part, field)?.as_str() {
-        "text" | "reasoning" => text_milli(part, reader, field, "text")?,
-        "redacted-reasoning" => {
-            let data = reader.required_string_value(part, field, "data")?;
-            reader.encrypted_milli(&data)
-        }
-        "image" | "file" => ATTACHMENT_MILLI,
-        "tool-call" => ai_sdk::tool_call_milli(part, field, reader, view, "args")?,
-        "tool-result" => {
-            let (milli, result) = result(part, index, field, reader)?;
-            ai_sdk::tool_result_milli(part, field, reader, view, milli, result)?
-        }
-        _ => reader.json_milli(part),
-    })
+    let version = ai_sdk::Version {
+        arguments_key: "args",
+        attachments: &["image", "file"],
+        encrypted_reasoning: Some("redacted-reasoning"),
+        payload: result,
+    };
+    ai_sdk::view_with(message, reader, &version)
 }
 
 /// A tool result's payload: `result`, a string (counted as text, and the
