@@ -163,6 +163,41 @@ fn object_field<N: Node>(
     }
 }
 
+/// A part's `functionCall` or `functionResponse`, with what pairs it: its
+/// id if it has one, and its name and how many of that name came before it
+/// in the message (`seen`, which this adds the name to).
+struct Function<N> {
+    value: N,
+    field: String,
+    id: Option<String>,
+    name: String,
+    ordinal: usize,
+}
+
+fn function<N: Node>(
+    reader: &MessageReader,
+    part: &N,
+    field: &str,
+    key: &str,
+    seen: &mut Vec<String>,
+) -> Result<Function<N>, InputError> {
+    let value = object_field(reader, part, field, key)?;
+    let field = subfield(field, key);
+    let id = reader.optional_string(&value, &field, "id")?;
+    let name = reader
+        .optional_string(&value, &field, "name")?
+        .unwrap_or_default();
+    let ordinal = seen.iter().filter(|seen| **seen == name).count();
+    seen.push(name.clone());
+    Ok(Function {
+        value,
+        field,
+        id,
+        name,
+        ordinal,
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 fn read_part<N: Node>(
     part: &N,
@@ -178,25 +213,17 @@ fn read_part<N: Node>(
     if let Some(signature) = reader.string(part, field, "thoughtSignature")? {
         reading.milli += reader.encrypted_milli(&signature);
     }
-    let ordinal = |seen: &mut Vec<String>, name: &str| {
-        let n = seen.iter().filter(|seen| *seen == name).count();
-        seen.push(name.to_string());
-        n
-    };
     if has(part, "functionResponse") {
-        let response_field = subfield(field, "functionResponse");
-        let response = object_field(reader, part, field, "functionResponse")?;
-        let id = reader.optional_string(&response, &response_field, "id")?;
-        let name = reader
-            .optional_string(&response, &response_field, "name")?
-            .unwrap_or_default();
-        let n = ordinal(responses_by_name, &name);
-        reading.answers.extend(id);
+        let response = function(reader, part, field, "functionResponse", responses_by_name)?;
+        reading.answers.extend(response.id);
         if let Some(before) = reader.index.checked_sub(1) {
-            reading.answers.push(position_key(before, &name, n));
+            reading
+                .answers
+                .push(position_key(before, &response.name, response.ordinal));
         }
-        reading.milli += reader.milli(&name);
-        reading.milli += function_response(&response, index, &response_field, reader, reading)?;
+        reading.milli += reader.milli(&response.name);
+        reading.milli +=
+            function_response(&response.value, index, &response.field, reader, reading)?;
         return Ok(());
     }
     reading.other_parts += 1;
@@ -205,17 +232,13 @@ fn read_part<N: Node>(
     } else if has(part, "inlineData") || has(part, "fileData") {
         reading.milli += ATTACHMENT_MILLI;
     } else if has(part, "functionCall") {
-        let call_field = subfield(field, "functionCall");
-        let call = object_field(reader, part, field, "functionCall")?;
-        let id = reader.optional_string(&call, &call_field, "id")?;
-        let name = reader
-            .optional_string(&call, &call_field, "name")?
-            .unwrap_or_default();
-        let n = ordinal(calls_by_name, &name);
-        reading.opens.extend(id);
-        reading.opens.push(position_key(reader.index, &name, n));
-        let args = reader.get(&call, &call_field, "args")?;
-        reading.milli += reader.milli(&name) + args.map_or(0, |a| reader.json_milli(&a));
+        let call = function(reader, part, field, "functionCall", calls_by_name)?;
+        reading.opens.extend(call.id);
+        reading
+            .opens
+            .push(position_key(reader.index, &call.name, call.ordinal));
+        let args = reader.get(&call.value, &call.field, "args")?;
+        reading.milli += reader.milli(&call.name) + args.map_or(0, |a| reader.json_milli(&a));
     } else {
         // Code, its result, server tools' calls and anything newer.
         reading.milli += reader.json_milli(part);
