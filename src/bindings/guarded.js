@@ -12,6 +12,23 @@ function fail(error) {
   return undefined;
 }
 
+/** `operation`, answering what `fail` answers when it throws. */
+function guarded(operation) {
+  return (...args) => {
+    try {
+      return operation(...args);
+    } catch (error) {
+      return fail(error);
+    }
+  };
+}
+
+/**
+ * `Reflect.get`, written out rather than through `guarded` since it is
+ * called for every field and element read. The module imports it twice:
+ * with a key, and as `item` with an index that comes as a number, not a JS
+ * value made for it.
+ */
 export function get(target, key) {
   try {
     return Reflect.get(target, key);
@@ -26,61 +43,15 @@ export function get(target, key) {
  */
 export function field(target, key) {
   if (typeof target !== "object" || target === null) return undefined;
-  try {
-    return Reflect.get(target, key);
-  } catch (error) {
-    return fail(error);
-  }
+  return get(target, key);
 }
 
-/** An element: the index comes as a number, not a JS value made for it. */
-export function item(target, index) {
-  try {
-    return Reflect.get(target, index);
-  } catch (error) {
-    return fail(error);
-  }
-}
-
-export function ownKeys(value) {
-  try {
-    return Reflect.ownKeys(value);
-  } catch (error) {
-    return fail(error);
-  }
-}
-
-export function ownProperty(value, key) {
-  try {
-    return Reflect.getOwnPropertyDescriptor(value, key);
-  } catch (error) {
-    return fail(error);
-  }
-}
-
-export function prototypeOf(value) {
-  try {
-    return Reflect.getPrototypeOf(value);
-  } catch (error) {
-    return fail(error);
-  }
-}
-
-export function keys(value) {
-  try {
-    return Object.keys(value);
-  } catch (error) {
-    return fail(error);
-  }
-}
-
-export function create(prototype) {
-  try {
-    return Object.create(prototype);
-  } catch (error) {
-    return fail(error);
-  }
-}
+export const ownKeys = guarded(Reflect.ownKeys);
+export const ownProperty = guarded(Reflect.getOwnPropertyDescriptor);
+export const prototypeOf = guarded(Reflect.getPrototypeOf);
+export const keys = guarded(Object.keys);
+export const create = guarded(Object.create);
+export const construct = guarded((constructor, fields) => Reflect.construct(constructor, [fields]));
 
 /**
  * A value's kind in one call, numbered as the core's `Kind` is: 0 undefined,
@@ -122,12 +93,4 @@ export function takeThrown() {
   const result = thrown;
   thrown = undefined;
   return result;
-}
-
-export function construct(constructor, fields) {
-  try {
-    return Reflect.construct(constructor, [fields]);
-  } catch (error) {
-    return fail(error);
-  }
 }

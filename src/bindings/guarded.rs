@@ -25,7 +25,7 @@ extern "C" {
     fn guarded_get(target: &JsValue, key: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = field)]
     fn guarded_field(target: &JsValue, key: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = item)]
+    #[wasm_bindgen(js_name = get)]
     fn guarded_item(target: &JsValue, index: u32) -> JsValue;
     #[wasm_bindgen(js_name = ownKeys)]
     fn guarded_own_keys(value: &JsValue) -> JsValue;

@@ -28,7 +28,7 @@ const SAFE = [
   [/^const ret = typeof (globalThis|global|self|window) === "undefined"/, "reads a global binding"],
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (arg0|v0); return ret; \}/, "a cast: returns its argument"],
   [/^const ret = getStringFromWasm0\(arg0, arg1\); return ret; \}/, "makes a JS string from the module's own memory"],
-  [/^const ret = item\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's item, which catches what it calls (the test below)"],
+  [/^const ret = get\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's get with an index (guarded_item), which catches what it calls (the test below)"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
   [/^const ret = wasm\d?\.memory; return ret; \}/, "returns the module's own memory (src/bindings/strings.rs encodes strings into it)"],
 ];
@@ -75,21 +75,30 @@ for (const file of ["node.cjs", "web.mjs"]) {
 
 test("every guarded read catches what it calls and answers undefined for it", () => {
   const source = readFileSync(new URL("../../src/bindings/guarded.js", import.meta.url), "utf8");
-  const functions = [...source.matchAll(/^export function (\w+)\(([^)]*)\) \{\n([\s\S]*?)\n\}$/gm)];
-  assert.ok(functions.length >= 6, `found ${functions.length}`);
-  assert.equal(functions.length, (source.match(/^export /gm) ?? []).length, "every export is a plain function");
+  const functions = [...source.matchAll(/^(?:export )?function (\w+)\(([^)]*)\) \{\n([\s\S]*?)\n\}$/gm)];
+  const wrapped = [...source.matchAll(/^export const (\w+) = guarded\(([^\n]+)\);$/gm)];
+  assert.ok(wrapped.length >= 5, `found ${wrapped.length} reads through guarded()`);
+  const exported = functions.filter(([line]) => line.startsWith("export ")).length + wrapped.length;
+  assert.equal(exported, (source.match(/^export /gm) ?? []).length, "every export is a plain function or guarded(...)");
+  const caught = /  try \{\n    return [^;\n]+;\n  \} catch \(error\) \{\n    return fail\(error\);\n  \}/;
   for (const [, name, , body] of functions) {
-    if (name === "tookThrow" || name === "takeThrown") continue;
+    if (name === "tookThrow" || name === "takeThrown" || name === "fail") continue;
     if (name === "kindOf") {
       // Only typeof tests, and the one call that can throw (Array.isArray of a revoked Proxy) caught.
       assert.equal(body.match(/\w+\(/g)?.join(" "), "isArray(", name);
       assert.match(body, /try \{\n\s+return Array\.isArray\(value\) \? 5 : 6;\n\s+\} catch \{\n\s+return 7;/, name);
       continue;
     }
-    // A type test that answers undefined may come first (`field`).
+    if (name === "guarded") {
+      // The wrapper: the operation's call, caught, and nothing else.
+      assert.match(body, new RegExp(`^  return \\(\\.\\.\\.args\\) => \\{\\n  ${caught.source.replaceAll("\\n  ", "\\n    ")}\\n  \\};$`), name);
+      continue;
+    }
+    // A type test that answers undefined may come first (`field`); then the
+    // read, caught, or a call of `get`, which catches.
     assert.match(
       body,
-      /^(  if \([^\n]+\) return undefined;\n)?  try \{\n    return [^;\n]+;\n  \} catch \(error\) \{\n    return fail\(error\);\n  \}$/,
+      new RegExp(`^(  if \\([^\\n]+\\) return undefined;\\n)?(${caught.source}|  return get\\(\\w+, \\w+\\);)$`),
       name,
     );
   }
