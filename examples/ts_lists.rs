@@ -7,7 +7,10 @@
 use kram_compaction::formats::ALL_FORMATS;
 use kram_compaction::ladder::Tier;
 use kram_compaction::prune::PruneOptions;
+use kram_compaction::summary::prompt::REQUEST_FIELDS;
+use kram_compaction::summary::reply::REPLY_SHAPES;
 use kram_compaction::summary::SummaryOptions;
+use kram_compaction::util::join::join;
 use kram_compaction::view::Role;
 use serde_json::json;
 
@@ -25,6 +28,12 @@ fn all_roles() -> Vec<Role> {
     std::iter::successors(after(None), |&role| after(Some(role))).collect()
 }
 
+/// TypeScript written as it is: a type the Rust code declares field by
+/// field or shape by shape.
+fn typescript(text: String) -> serde_json::Value {
+    json!({ "typescript": text })
+}
+
 fn main() {
     let prune = PruneOptions::default();
     let summary = SummaryOptions::default();
@@ -39,6 +48,16 @@ fn main() {
         "maxInputTokens": summary.max_input_tokens,
         "maxSummaryTokens": summary.max_summary_tokens,
         "toolOutputChars": summary.tool_output_chars,
+        "GatewayReply": typescript(
+            join(REPLY_SHAPES.iter().map(|shape| shape.typescript), "\n  | "),
+        ),
+        "SummaryRequest": typescript(format!(
+            "{{\n{}}}",
+            REQUEST_FIELDS
+                .iter()
+                .map(|(name, ts)| format!("  {name}: {ts};\n"))
+                .collect::<String>()
+        )),
     });
     println!("{lists}");
 }

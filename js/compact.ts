@@ -2,7 +2,7 @@
 // replies back. What to send, how to read a reply and the marker are decided
 // in Rust (src/summary), per CompactionJob, so calls in flight never share state.
 import * as wasm from "./wasm.js";
-import type { CompactionMarker, Message, MessageFormat, SummaryOptions } from "./wasm.js";
+import type { CompactionMarker, GatewayReply, Message, MessageFormat, SummaryOptions, SummaryRequest } from "./wasm.js";
 import { CompactionError, kindOf } from "./errors.js";
 import { markerOfHistoryClass } from "./instances.js";
 
@@ -24,23 +24,6 @@ export interface AbortSignalLike {
  * At run time it is always a real `AbortSignal`.
  */
 export type GatewaySignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : AbortSignalLike;
-
-/** A plain OpenAI Chat Completions request body: `JSON.stringify` it as is. */
-export interface SummaryRequest {
-  model: string;
-  messages: { role: "system" | "user"; content: string }[];
-  max_tokens: number;
-}
-
-/**
- * What a gateway may answer: a string, `{ content }`, an OpenAI chat
- * completion, an Anthropic Messages reply or an AI SDK `generateText` result.
- */
-export type GatewayReply =
-  | string
-  | { content: string | readonly { type: string; text?: string }[] }
-  | { choices: readonly { message: { content?: string | null; refusal?: string | null } }[] }
-  | { text: string };
 
 /** The host's own LLM call: any function answering a reply or a promise of one. */
 export type Gateway = (

@@ -1,6 +1,7 @@
 // Ready-made gateways over fetch: OpenAI-compatible chat completions and
 // Anthropic Messages. Each is a function `compact` can call as it is.
-import type { Gateway, GatewayReply, GatewaySignal, SummaryRequest } from "./compact.js";
+import type { Gateway, GatewaySignal } from "./compact.js";
+import type { GatewayReply, SummaryRequest } from "./wasm.js";
 import { GatewayHttpError, kindOf } from "./errors.js";
 
 /** `fetch`, named by the part the gateways use, so the types need no DOM library. */

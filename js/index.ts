@@ -44,6 +44,8 @@ export type {
   FormatOptions,
   PruneOptions,
   SummaryOptions,
+  SummaryRequest,
+  GatewayReply,
   MessageBlock,
   MessageInfo,
   HistoryDescription,
@@ -154,7 +156,7 @@ export const DEFAULT_MAX_TOKENS: number = wasm.defaultMaxTokens();
 export { requestReady } from "./request.js";
 
 export { compact } from "./compact.js";
-export type { AbortSignalLike, CompactOptions, Gateway, GatewayReply, GatewaySignal, SummaryRequest } from "./compact.js";
+export type { AbortSignalLike, CompactOptions, Gateway, GatewaySignal } from "./compact.js";
 export { CompactionError, GatewayHttpError } from "./errors.js";
 export { anthropicGateway, openAIChatGateway } from "./gateways.js";
 export type { AnthropicGatewayOptions, Fetch, OpenAIChatGatewayOptions } from "./gateways.js";

@@ -61,7 +61,8 @@ await step("wasm-bindgen", () => {
  * each is filled here from what `examples/ts_lists.rs` reads of the Rust
  * items themselves. It runs natively, so the `.wasm` carries none of it. A
  * list becomes a union of string literals, a number is written as the docs
- * write numbers (`40,000`), a string as a literal.
+ * write numbers (`40,000`), a string as a literal, and `{ typescript }` as
+ * the TypeScript it holds.
  */
 function fillRustLists(text) {
   const out = execFileSync("cargo", ["run", "--quiet", "--example", "ts_lists"], { cwd: root, encoding: "utf8" });
@@ -73,6 +74,7 @@ function fillRustLists(text) {
     const value = lists[name];
     if (Array.isArray(value)) return value.map((item) => JSON.stringify(item)).join(" | ");
     if (typeof value === "number") return value.toLocaleString("en-US");
+    if (typeof value?.typescript === "string") return value.typescript;
     return JSON.stringify(value);
   });
   // A name printed but never used is a default the declarations forgot.

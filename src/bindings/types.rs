@@ -362,6 +362,19 @@ export interface SummaryOptions extends FormatOptions {
   /** A longer tool output becomes a head-and-tail excerpt of this many characters. Default {{toolOutputChars}}. */
   toolOutputChars?: number;
 }
+
+/**
+ * What `compact` hands the gateway: a plain OpenAI Chat Completions request
+ * body, to `JSON.stringify` as it is (written from src/summary/prompt.rs).
+ */
+export interface SummaryRequest {{SummaryRequest}}
+
+/**
+ * What a gateway may answer: a string, an OpenAI chat completion, an AI SDK
+ * `generateText` result, or `{ content }` (an Anthropic Messages reply);
+ * the shapes src/summary/reply.rs reads.
+ */
+export type GatewayReply = {{GatewayReply}};
 "#;
 
 #[wasm_bindgen]

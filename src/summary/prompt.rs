@@ -96,6 +96,19 @@ pub fn fixed_user_milli(prior_milli: Option<u64>) -> u64 {
     }
 }
 
+/// The request body's fields as TypeScript, in the order `request` writes
+/// them: the package's `SummaryRequest` interface is built from this list
+/// (`examples/ts_lists.rs` prints it for the build), and a test holds
+/// `request` to it.
+pub const REQUEST_FIELDS: [(&str, &str); 3] = [
+    ("model", "string"),
+    (
+        "messages",
+        r#"{ role: "system" | "user"; content: string }[]"#,
+    ),
+    ("max_tokens", "number"),
+];
+
 /// The request body: a plain OpenAI Chat Completions request.
 pub fn request(model: &str, system: &str, user: &str, max_summary_tokens: u64) -> Json {
     let message =
@@ -119,6 +132,25 @@ pub fn request_tokens(system: &str, user: &str) -> u64 {
 #[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_request_has_the_declared_fields() {
+        let crate::util::json::Json::Obj(fields) = request("m", "s", "u", 7) else {
+            panic!("the request is not an object");
+        };
+        let keys: Vec<&str> = fields.iter().map(|(name, _)| *name).collect();
+        let declared: Vec<&str> = REQUEST_FIELDS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(keys, declared);
+        let body = request("m", "s", "u", 7).to_value();
+        let roles = body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["role"].as_str().unwrap().to_string());
+        for role in roles {
+            assert!(REQUEST_FIELDS[1].1.contains(&format!("\"{role}\"")));
+        }
+    }
 
     #[test]
     fn the_fences_spell_their_tags() {

@@ -7,6 +7,35 @@ use crate::node::{Kind, Node};
 const EXPECTED: &str = "expected a string, { content: string }, an OpenAI chat completion, \
 an Anthropic Messages reply or an AI SDK generateText result ({ text })";
 
+/// A shape of reply that `reply_text` reads: as TypeScript, and a reply of
+/// that shape whose text is "the summary" (JSON), which a test reads.
+pub struct ReplyShape {
+    pub typescript: &'static str,
+    pub example: &'static str,
+}
+
+/// Every shape `reply_text` reads, in the order it looks for them. The
+/// package's TypeScript `GatewayReply` is this list joined with `|`
+/// (`examples/ts_lists.rs` prints it for the build).
+pub const REPLY_SHAPES: [ReplyShape; 4] = [
+    ReplyShape {
+        typescript: "string",
+        example: r#""the summary""#,
+    },
+    ReplyShape {
+        typescript: "{ choices: readonly { message: { content?: string | null; refusal?: string | null } }[] }",
+        example: r#"{"choices":[{"message":{"content":"the summary"}}]}"#,
+    },
+    ReplyShape {
+        typescript: "{ text: string }",
+        example: r#"{"text":"the summary"}"#,
+    },
+    ReplyShape {
+        typescript: "{ content: string | readonly { type: string; text?: string }[] }",
+        example: r#"{"content":[{"type":"text","text":"the summary"}]}"#,
+    },
+];
+
 /// The reply's text, or what came back instead, in words.
 pub fn reply_text<N: Node>(reply: &N) -> Result<String, String> {
     let text = match reply.kind() {
@@ -136,6 +165,26 @@ mod tests {
             { "type": "thinking", "thinking": "hmm" },
             { "type": "text", "text": "one" }, { "type": "text", "text": "two" }] });
         assert_eq!(text(anthropic).unwrap(), "one\ntwo");
+    }
+
+    #[test]
+    fn each_declared_shape_is_read_and_names_its_fields() {
+        for shape in REPLY_SHAPES {
+            let example: Value = serde_json::from_str(shape.example).unwrap();
+            assert_eq!(
+                text(example.clone()).unwrap(),
+                "the summary",
+                "{}",
+                shape.typescript
+            );
+            for key in example.as_object().map(|o| o.keys()).into_iter().flatten() {
+                assert!(
+                    shape.typescript.contains(&format!("{{ {key}:")),
+                    "{} does not declare {key}",
+                    shape.typescript
+                );
+            }
+        }
     }
 
     #[test]
