@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every suite against the built package (run `node scripts/build.mjs` first;
-# `npm test` does set-up, build and this). Runs them all, then fails if any failed.
+# `npm test` does set-up, the Rust tests (scripts/ci/rust-tests.sh), the
+# build and this). Runs them all, then fails if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -13,7 +14,6 @@ suite() {
 }
 
 suite "sample session is what its script makes" node scripts/make-sample-session.mjs --check
-suite "cargo test" cargo test --quiet
 suite "node --test" node --test --test-reporter=spec tests/js/
 # Sloppy imports: in this repo the package is a symlink to pkg/, which Deno
 # then reads as local files, where its types' "./x.js" imports need it; an
