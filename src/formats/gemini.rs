@@ -13,7 +13,7 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     foreign_field, has, is_marker, json_text, parts, parts_array, role_misfit, role_of,
-    string_field, subfield, untagged, ATTACHMENT_MILLI,
+    string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -325,19 +325,13 @@ fn part_blocks<N: Node>(part: &N, blocks: &mut Vec<Block>) {
             Block::Text(untagged(&text).to_string())
         });
     } else if let Some(call) = object("functionCall") {
-        blocks.push(Block::ToolCall {
-            // Without ids, the transcript pairs a result with its call by name.
-            id: string_field(&call, "id")
-                .or_else(|| string_field(&call, "name"))
-                .unwrap_or_default(),
-            name: string_field(&call, "name").unwrap_or_default(),
-            arguments: call
-                .field("args")
-                .ok()
-                .flatten()
-                .map(|a| json_text(&a))
-                .unwrap_or_default(),
-        });
+        // Without ids, the transcript pairs a result with its call by name.
+        let id = if string_field(&call, "id").is_some() {
+            "id"
+        } else {
+            "name"
+        };
+        blocks.push(tool_call_block(&call, id, "name", "args"));
     } else if let Some(response) = object("functionResponse") {
         let payload = response.field("response").ok().flatten();
         let key = |key: &str| payload.as_ref().and_then(|p| p.field(key).ok().flatten());

@@ -13,8 +13,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    has, is_marker, json_text, part_at, part_count, string_field, subfield, tag_candidate, tagged,
-    text_block, type_name, untagged, ATTACHMENT_MILLI,
+    has, is_marker, part_at, part_count, string_field, subfield, tag_candidate, tagged, text_block,
+    tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -378,16 +378,7 @@ pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, 
     }
     if let Some(calls) = kwargs.field("tool_calls").ok().flatten() {
         for call in (0..calls.array_len().unwrap_or(0)).filter_map(|i| calls.item(i).ok()) {
-            blocks.push(Block::ToolCall {
-                id: string_field(&call, "id").unwrap_or_default(),
-                name: string_field(&call, "name").unwrap_or_default(),
-                arguments: call
-                    .field("args")
-                    .ok()
-                    .flatten()
-                    .map(|args| json_text(&args))
-                    .unwrap_or_default(),
-            });
+            blocks.push(tool_call_block(&call, "id", "name", "args"));
         }
     }
     let role_name = match role {
