@@ -71,7 +71,13 @@ export async function startModelServer(options = {}) {
     await act(res, request, normalise(behaviour), counter);
   });
 
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // A thousand clients may connect at once (tests/js/load.test.mjs): a
+  // backlog above Node's default of 511, so no connection is refused while
+  // the event loop is busy, and idle connections kept until `close` rather
+  // than timed out after 5 s, so a client never sends on a socket the server
+  // is closing (undici then fails the fetch).
+  server.keepAliveTimeout = 0;
+  await new Promise((resolve) => server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, resolve));
   const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
   const url = `http://127.0.0.1:${port}`;
 
