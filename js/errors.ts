@@ -1,3 +1,5 @@
+import * as wasm from "./wasm.js";
+
 /**
  * Why a compaction failed: the gateway threw or rejected (`cause` is what it
  * threw), timed out, or answered with no usable summary. Nothing is lost when
@@ -29,11 +31,10 @@ export class GatewayHttpError extends Error {
 }
 
 /**
- * A value's kind in the words every error of the package uses after "got"
- * (the Rust side's `Kind::describe`): "null", "array", or its `typeof`.
+ * A value's kind in the words every error of the package uses after "got",
+ * from the Rust side (`Kind::describe`): "null", "array", "a non-JSON
+ * value" for a function or a symbol.
  */
 export function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
+  return wasm.describeKind(value);
 }

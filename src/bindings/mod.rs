@@ -11,7 +11,7 @@ mod instances;
 mod keys;
 mod ladder;
 mod memo;
-mod numbers;
+mod glue_checks;
 mod own_values;
 mod request;
 mod strings;

@@ -169,6 +169,10 @@ test("every 'got' names the value's kind in the same words on both sides of the 
   assert.equal(words(() => estimateTokens([], [])), "options must be an object, got array");
   await assert.rejects(compact(() => "x", "m", [], { onProgress: null }), { message: "options.onProgress must be a function, got null" });
   await assert.rejects(compact([], "m", []), { message: "gateway must be a function, got array" });
+  // A symbol: JS-side checks and Rust-side ones alike.
+  assert.equal(words(() => new ContextManager({ gateway: Symbol("g") })), "options.gateway must be a function, got a non-JSON value");
+  assert.equal(words(() => estimateTokens([], Symbol("o"))), "options must be an object, got a non-JSON value");
+  await assert.rejects(compact(() => "x", "m", [], { signal: () => {} }), { message: "options.signal must be an AbortSignal, got a non-JSON value" });
 });
 
 test("every message format: compacted, the marker in the history's own format, found by effectiveHistory", async () => {

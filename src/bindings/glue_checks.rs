@@ -1,10 +1,12 @@
-//! The one check of a number the JS glue reads itself (ContextManager's
-//! options, `compact`'s `timeoutMs`), made by the reader every number option
-//! of the package goes through.
+//! The checks the JS glue asks Rust for, so that both sides word them alike:
+//! a number it reads itself (ContextManager's options, `compact`'s
+//! `timeoutMs`), by the reader every number option of the package goes
+//! through, and the word for a value's kind after "got".
 
 use wasm_bindgen::prelude::*;
 
 use super::convert::{to_js_error, type_error, JsNode};
+use crate::node::Node;
 use crate::options::{check_number, NumberRule};
 
 /// `value` checked as a number under `rule` ("positive", "non-negative" or
@@ -19,4 +21,11 @@ pub fn read_number(value: JsValue, name: &str, rule: &str) -> Result<f64, JsValu
         )));
     };
     check_number(&JsNode(value), name, rule).map_err(to_js_error)
+}
+
+/// A value's kind in the words every error of the package uses after "got"
+/// (`Kind::describe`): "null", "array", "object", "a non-JSON value", ...
+#[wasm_bindgen(js_name = describeKind)]
+pub fn describe_kind(value: JsValue) -> String {
+    JsNode(value).kind().describe().to_string()
 }
