@@ -54,12 +54,14 @@ export async function compact<M extends Message, F extends MessageFormat | undef
   if (typeof gateway !== "function") {
     throw new TypeError(`gateway must be a function, got ${kindOf(gateway)}`);
   }
-  const { signal, timeoutMs, onProgress } = readCallOptions(options);
-  // Reads and checks everything, synchronously: a later change to the
-  // caller's array cannot reach the summary.
+  // Reads and checks everything Rust reads (the history, the model, that
+  // options is an object, its format and limits), synchronously: a later
+  // change to the caller's array cannot reach the summary.
   const job = new wasm.CompactionJob(effective as unknown as Message[], model, options);
-  const stop = stopper(signal, timeoutMs);
+  let stop: ReturnType<typeof stopper> | undefined;
   try {
+    const { signal, timeoutMs, onProgress } = readCallOptions(options ?? {});
+    stop = stopper(signal, timeoutMs);
     for (let request = job.request(); request !== undefined; request = job.request()) {
       if (stop.signal.aborted) throw stop.reason();
       const reply = await stop.race(callGateway(gateway, request as SummaryRequest, stop));
@@ -76,7 +78,7 @@ export async function compact<M extends Message, F extends MessageFormat | undef
       throw new CompactionError((problem as Error).message);
     }
   } finally {
-    stop.release();
+    stop?.release();
     job.free();
   }
 }
@@ -94,10 +96,8 @@ async function callGateway(gateway: Gateway, request: SummaryRequest, stop: Retu
   }
 }
 
+/** The options only the JS side reads; Rust has checked that `options` is an object, or absent (undefined or null). */
 function readCallOptions(options: CompactOptions) {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(`options must be an object, got ${kindOf(options)}`);
-  }
   const { signal, timeoutMs, onProgress } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError(`options.signal must be an AbortSignal, got ${kindOf(signal)}`);

@@ -167,12 +167,14 @@ test("every 'got' names the value's kind in the same words on both sides of the 
   assert.equal(words(() => new ContextManager({ maxTokens: [1] })), "options.maxTokens must be a number, got array");
   assert.equal(words(() => new ContextManager({ gateway: [] })), "options.gateway must be a function, got array");
   assert.equal(words(() => estimateTokens([], [])), "options must be an object, got array");
-  await assert.rejects(compact(() => "x", "m", [], { onProgress: null }), { message: "options.onProgress must be a function, got null" });
+  const history = [{ role: "user", content: "hi" }];
+  await assert.rejects(compact(() => "x", "m", history, { onProgress: null }), { message: "options.onProgress must be a function, got null" });
   await assert.rejects(compact([], "m", []), { message: "gateway must be a function, got array" });
   // A symbol: JS-side checks and Rust-side ones alike.
   assert.equal(words(() => new ContextManager({ gateway: Symbol("g") })), "options.gateway must be a function, got a non-JSON value");
   assert.equal(words(() => estimateTokens([], Symbol("o"))), "options must be an object, got a non-JSON value");
-  await assert.rejects(compact(() => "x", "m", [], { signal: () => {} }), { message: "options.signal must be an AbortSignal, got a non-JSON value" });
+  await assert.rejects(compact(() => "x", "m", history, { signal: () => {} }), { message: "options.signal must be an AbortSignal, got a non-JSON value" });
+  await assert.rejects(compact(() => "x", "m", history, 5), { message: "options must be an object, got number" });
 });
 
 test("every message format: compacted, the marker in the history's own format, found by effectiveHistory", async () => {
