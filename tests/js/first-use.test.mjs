@@ -1,7 +1,7 @@
 // The Node entry compiles and instantiates the .wasm on the first call that
-// needs it, not when the package is loaded: loading is then a few ms rather
-// than the compile's 3 to 10 (README, Speed). Each case runs in a process of
-// its own, since the test runner's process has long since called the package.
+// needs it, not when the package is loaded: compiling was most of what a
+// `require` cost. Each case runs in a process of its own, since the test
+// runner's process has long since called the package.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
