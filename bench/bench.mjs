@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from "@langchain/core/messages";
@@ -223,25 +224,41 @@ for (const size of SIZES) {
 }
 
 // Instantiation: a fresh Node process loading the package, timed inside it:
-// `require` (reading, compiling and instantiating the .wasm, and the glue)
-// and `import` (the same through Node's ES module loader).
-const timeLoad = (code) => {
-  const times = [];
-  for (let i = 0; i < (quick ? 3 : 9); i++) {
-    const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: process.cwd() });
-    times.push(Number(out.toString().trim()));
-  }
-  return { median: median(times), min: Math.min(...times), max: Math.max(...times) };
-};
-const requireTime = timeLoad(
+// `require` (the glue; the .wasm is compiled and instantiated by the first
+// call), `require` and a first call (`estimateTokens` of one message: that
+// adds reading, compiling and instantiating the .wasm), and `import` (through
+// Node's ES module loader). Beside them, in the same processes' turns, the
+// same for a one-line CommonJS file and ES module: the machine's speed drifts
+// from day to day, the ratio to these much less.
+const trivial = new URL("./scratch/trivial", import.meta.url);
+mkdirSync(new URL("./", trivial), { recursive: true });
+writeFileSync(new URL(`${trivial.href}.cjs`), "module.exports = 1;\n");
+writeFileSync(new URL(`${trivial.href}.mjs`), "export default 1;\n");
+const requireCode = (spec, then = "") =>
   'import { createRequire } from "node:module"; const r = createRequire(process.cwd() + "/"); ' +
-    'const t = performance.now(); r("kram-compaction"); console.log(performance.now() - t);',
+  `const t = performance.now(); const m = r(${JSON.stringify(spec)}); ${then}console.log(performance.now() - t);`;
+const importCode = (spec) => `const t = performance.now(); await import(${JSON.stringify(spec)}); console.log(performance.now() - t);`;
+const loads = {
+  require: requireCode("kram-compaction"),
+  firstCall: requireCode("kram-compaction", 'm.estimateTokens([{ role: "user", content: "hi" }]); '),
+  import: importCode("kram-compaction"),
+  trivialRequire: requireCode(fileURLToPath(`${trivial.href}.cjs`)),
+  trivialImport: importCode(`${trivial.href}.mjs`),
+};
+const loadTimes = Object.fromEntries(Object.keys(loads).map((name) => [name, []]));
+for (let i = 0; i < (quick ? 3 : 9); i++) {
+  for (const [name, code] of Object.entries(loads)) {
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: process.cwd() });
+    loadTimes[name].push(Number(out.toString().trim()));
+  }
+}
+const loadStats = Object.fromEntries(
+  Object.entries(loadTimes).map(([name, times]) => [name, { median: median(times), min: Math.min(...times), max: Math.max(...times) }]),
 );
-const importTime = timeLoad('const t = performance.now(); await import("kram-compaction"); console.log(performance.now() - t);');
 const require = createRequire(import.meta.url);
 const wasmPath = require.resolve("kram-compaction/package.json").replace(/package\.json$/, "dist/kram_compaction_bg.wasm");
 const wasm = readFileSync(wasmPath);
-results.instantiation = { require: requireTime, import: importTime };
+results.instantiation = loadStats;
 results.wasm = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length };
 
 // The table: median ms (spread min-max as % of the median), and the ratios.
@@ -290,7 +307,11 @@ for (const [ours, ...peers] of pairs) {
 }
 lines.push("");
 const load = (t) => `median ${t.median.toFixed(1)} ms (${t.min.toFixed(1)}-${t.max.toFixed(1)})`;
-lines.push(`instantiation in a fresh Node process: require ${load(requireTime)}; import ${load(importTime)}`);
+const against = (name, base) => `${load(loadStats[name])}, ${(loadStats[name].median / loadStats[base].median).toFixed(2)}x a one-line file's`;
+lines.push(
+  `instantiation in a fresh Node process: require ${against("require", "trivialRequire")}; ` +
+    `require and a first call ${against("firstCall", "trivialRequire")}; import ${against("import", "trivialImport")}`,
+);
 lines.push(`.wasm: ${(results.wasm.raw / 1024).toFixed(1)} KB raw, ${(results.wasm.gzip / 1024).toFixed(1)} KB gzipped`);
 console.log(lines.join("\n"));
 

@@ -1,10 +1,12 @@
 //! Prints, as JSON, the lists and defaults that the package's TypeScript
-//! declarations name: read from the Rust items that decide them, so the
-//! declarations never keep a copy. `scripts/build.mjs` runs it (natively, so
-//! it adds nothing to the `.wasm`) and fills each `{{name}}` in the
-//! declarations written in `src/bindings/types.rs` and `describe.rs` with it.
+//! declarations name, and the constants the API exports: read from the Rust
+//! items that decide them, so neither keeps a copy. `scripts/build.mjs` runs
+//! it (natively, so it adds nothing to the `.wasm`) and fills each `{{name}}`
+//! in the declarations written in `src/bindings/types.rs` and `describe.rs`,
+//! and the constants of `js/constants.ts`, with it.
 
 use kram_compaction::formats::ALL_FORMATS;
+use kram_compaction::history::{COMPACTION_MARKER_NAME, DEFAULT_MAX_TOKENS};
 use kram_compaction::ladder::Tier;
 use kram_compaction::prune::PruneOptions;
 use kram_compaction::summary::prompt::REQUEST_FIELDS;
@@ -58,6 +60,8 @@ fn main() {
                 .map(|(name, ts)| format!("  {name}: {ts};\n"))
                 .collect::<String>()
         )),
+        "COMPACTION_MARKER_NAME": COMPACTION_MARKER_NAME,
+        "DEFAULT_MAX_TOKENS": DEFAULT_MAX_TOKENS,
     });
     println!("{lists}");
 }

@@ -4,6 +4,7 @@
 import * as wasm from "./wasm.js";
 import type { FormatOptions, Message, PruneOptions, Tier } from "./wasm.js";
 import { compact, type CompactOptions, type Gateway, type AbortSignalLike } from "./compact.js";
+import { defaultMaxTokens } from "./constants.js";
 import { kindOf } from "./errors.js";
 import { newMemoState, numbersOf } from "./memo.js";
 
@@ -55,7 +56,7 @@ export class ContextManager {
       throw new TypeError(`options must be an object, got ${kindOf(options)}`);
     }
     this.#options = options;
-    this.#maxTokens = numberOr(options.maxTokens, "options.maxTokens", "positive", wasm.defaultMaxTokens());
+    this.#maxTokens = numberOr(options.maxTokens, "options.maxTokens", "positive", defaultMaxTokens);
     this.#maxCompactions = numberOr(options.maxCompactionsPerRun, "options.maxCompactionsPerRun", "count", 2);
     if (options.gateway !== undefined && typeof options.gateway !== "function") {
       throw new TypeError(`options.gateway must be a function, got ${kindOf(options.gateway)}`);

@@ -4,6 +4,7 @@
 // published .d.ts shows, and the README's example of each function is checked
 // against it (tests/js/one-source.test.mjs). The Rust bindings point here.
 import * as wasm from "./wasm.js";
+import { compactionMarkerName, defaultMaxTokens, messageFormats } from "./constants.js";
 import type { FormatOptions, HistoryDescription, Message, MessageFormat, PruneOptions } from "./wasm.js";
 
 export type {
@@ -145,13 +146,13 @@ export { HistoryMemo } from "./memo.js";
  * The `name` that tags an OpenAI Chat system message as a compaction summary;
  * the other formats open the summary's text with the tag `<kram:compaction_summary>`.
  */
-export const COMPACTION_MARKER_NAME: string = wasm.compactionMarkerName();
+export const COMPACTION_MARKER_NAME: string = compactionMarkerName;
 
 /** Every message format the package reads, in the order detection prefers them when a history fits several. */
-export const MESSAGE_FORMATS: readonly MessageFormat[] = Object.freeze(wasm.messageFormats() as MessageFormat[]);
+export const MESSAGE_FORMATS: readonly MessageFormat[] = messageFormats;
 
 /** The token budget the history functions use when none is given. */
-export const DEFAULT_MAX_TOKENS: number = wasm.defaultMaxTokens();
+export const DEFAULT_MAX_TOKENS: number = defaultMaxTokens;
 
 export { requestReady } from "./request.js";
 

@@ -1,6 +1,7 @@
 // Builds the npm package in pkg/ from the crate and the TypeScript glue in js/:
-// cargo (release, wasm32) -> wasm-bindgen (nodejs + web glue; the lists and
-// defaults in its declarations filled by a native run of examples/ts_lists.rs)
+// cargo (release, wasm32) -> wasm-bindgen (the web glue, which every entry
+// bundles, and the nodejs target's declarations; their lists and defaults,
+// and js/constants.ts's, filled by a native run of examples/ts_lists.rs)
 // -> wasm-opt -Oz (npm binaryen, never Debian's) -> esbuild bundles -> tsc
 // declarations.
 // Everything it writes is generated and gitignored: pkg/dist/, pkg/README.md and pkg/LICENSE.
@@ -37,7 +38,18 @@ const { version } = JSON.parse(readFileSync(at("pkg", "package.json"), "utf8"));
 await step("cargo", () => run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib"]));
 const rawWasm = at("target", "wasm32-unknown-unknown", "release", `${crate}.wasm`);
 
+const rustLists = JSON.parse(
+  execFileSync("cargo", ["run", "--quiet", "--example", "ts_lists"], { cwd: root, encoding: "utf8" }),
+);
+// js/constants.ts's names, each the ts_lists entry it is written from.
+const rustConstants = {
+  __KRAM_COMPACTION_MARKER_NAME__: "COMPACTION_MARKER_NAME",
+  __KRAM_MESSAGE_FORMATS__: "MessageFormat",
+  __KRAM_DEFAULT_MAX_TOKENS__: "DEFAULT_MAX_TOKENS",
+};
+
 await step("wasm-bindgen", () => {
+  // The nodejs target for its declarations only: the web target's add its init's.
   for (const target of ["nodejs", "web"]) {
     const out = join(bindgen, target === "nodejs" ? "node" : "web");
     rmSync(out, { recursive: true, force: true });
@@ -65,13 +77,11 @@ await step("wasm-bindgen", () => {
  * the TypeScript it holds.
  */
 function fillRustLists(text) {
-  const out = execFileSync("cargo", ["run", "--quiet", "--example", "ts_lists"], { cwd: root, encoding: "utf8" });
-  const lists = JSON.parse(out);
-  const unused = new Set(Object.keys(lists));
+  const unused = new Set(Object.keys(rustLists).filter((name) => !Object.values(rustConstants).includes(name)));
   const filled = text.replace(/\{\{(\w+)\}\}/g, (_, name) => {
-    if (!(name in lists)) throw new Error(`build: {{${name}}} in the declarations, but examples/ts_lists.rs prints no ${name}`);
+    if (!(name in rustLists)) throw new Error(`build: {{${name}}} in the declarations, but examples/ts_lists.rs prints no ${name}`);
     unused.delete(name);
-    const value = lists[name];
+    const value = rustLists[name];
     if (Array.isArray(value)) return value.map((item) => JSON.stringify(item)).join(" | ");
     if (typeof value === "number") return value.toLocaleString("en-US");
     if (typeof value?.typescript === "string") return value.typescript;
@@ -127,22 +137,47 @@ await step("wasm-opt", () => {
   cpSync(join(folder, `${crate}_bg.wasm`), wasmOut);
 });
 
-/**
- * Maps `./wasm.js`, imported by js/*.ts, to the glue of one target. The nodejs
- * glue requires its snippets (`inline_js`) as require(String.raw`...`), which
- * esbuild does not follow; as plain string requires they are bundled.
- */
-const wasmGlue = (file) => ({
+/** Maps `./wasm.js`, imported by js/*.ts, to the glue of one target, its text changed by `edit`. */
+const wasmGlue = (file, edit = (text) => text) => ({
   name: "wasm-glue",
   setup(build) {
     build.onResolve({ filter: /^\.\/wasm\.js$/ }, () => ({ path: file }));
     build.onLoad({ filter: /kram_compaction\.js$/ }, (args) => ({
-      contents: readFileSync(args.path, "utf8").replace(/require\(String\.raw`([^`]*)`\)/g, 'require("$1")'),
+      contents: edit(readFileSync(args.path, "utf8")),
       resolveDir: dirname(args.path),
       loader: "js",
     }));
   },
 });
+
+/**
+ * The web glue as the Node entry uses it: its `wasm` starts as a stand-in
+ * that, on the first read of any export, compiles and instantiates the .wasm
+ * beside the bundle (initSync puts the real exports in its place). Compiling
+ * was most of what a `require` cost; now the first call pays it. A failure
+ * (a missing file) is thrown by that call and by each next one, as it was by
+ * each `require`. The glue is ES modules, so esbuild joins it to js/*.ts
+ * with no CommonJS wrappers, whose export copies also cost at load.
+ */
+function compileOnFirstUse(glue) {
+  const declaration = "let wasmModule, wasmInstance, wasm;";
+  if (!glue.includes(declaration)) throw new Error(`build: the web glue no longer declares \`${declaration}\``);
+  return glue.replace(
+    declaration,
+    `const wasmOnFirstUse = new Proxy({}, {
+    get(_, name) {
+        wasm = undefined;
+        try {
+            return initSync({ module: require("node:fs").readFileSync(__dirname + "/kram_compaction_bg.wasm") })[name];
+        } catch (error) {
+            wasm = wasmOnFirstUse;
+            throw error;
+        }
+    },
+});
+let wasmModule, wasmInstance, wasm = wasmOnFirstUse;`,
+  );
+}
 
 await step("esbuild", async () => {
   const common = {
@@ -154,17 +189,26 @@ await step("esbuild", async () => {
     // wasm-bindgen's glue names the guarded.js snippet once per import it
     // takes from it, each time the same module: a duplicate key, not a bug.
     logOverride: { "duplicate-object-key": "silent" },
-    define: { __KRAM_VERSION__: JSON.stringify(version) },
+    define: {
+      __KRAM_VERSION__: JSON.stringify(version),
+      ...Object.fromEntries(Object.entries(rustConstants).map(([name, list]) => [name, JSON.stringify(rustLists[list])])),
+    },
   };
-  // Node, CommonJS: the nodejs glue instantiates the .wasm synchronously
-  // (readFileSync of __dirname/kram_compaction_bg.wasm) when first required.
+  // Node, CommonJS: the web glue, which compiles and instantiates the .wasm
+  // synchronously on the first call that needs it (compileOnFirstUse).
   await esbuild.build({
     ...common,
     platform: "node",
     format: "cjs",
     outfile: join(dist, "node.cjs"),
-    plugins: [wasmGlue(join(bindgen, "node", `${crate}.js`))],
+    plugins: [wasmGlue(join(bindgen, "web", `${crate}.js`), compileOnFirstUse)],
+    // import.meta is read only by the glue's async init, which nothing here
+    // calls: esbuild drops it, after warning. The check below proves it gone.
+    logOverride: { ...common.logOverride, "empty-import-meta": "silent" },
   });
+  if (readFileSync(join(dist, "node.cjs"), "utf8").includes("import_meta")) {
+    throw new Error("build: node.cjs reads import.meta, which is empty in CommonJS");
+  }
   // Browsers, Deno, bundlers: ESM over the web glue, top-level await init.
   await esbuild.build({
     ...common,
@@ -185,12 +229,17 @@ await step("esbuild", async () => {
   });
   // Node, ESM: re-exports the CommonJS entry, so import and require share one
   // module instance. The names are read from that entry, never listed by hand.
+  // It imports node.cjs through a two-line file: Node's ES module loader scans
+  // every CommonJS file it imports for export names (cjs-module-lexer, in JS),
+  // which took about 25 ms over node.cjs; a `require` inside is not scanned.
+  // `module.exports = require(...)` would be followed and scanned.
   const names = Object.keys(createRequire(import.meta.url)(join(dist, "node.cjs"))).sort();
   const exportList = `export const {\n${names.map((n) => `  ${n},\n`).join("")}}`;
+  writeFileSync(join(dist, "node-esm.cjs"), `const api = require("./node.cjs");\nmodule.exports = api;\n`);
   writeFileSync(
     join(dist, "node.mjs"),
     `// Node ESM entry: the same instance as require("kram-compaction").\n` +
-      `import cjs from "./node.cjs";\n\n` +
+      `import cjs from "./node-esm.cjs";\n\n` +
       `${exportList} = cjs;\n`,
   );
   // Workers (workerd) and edge functions (edge-light): their bundlers turn a

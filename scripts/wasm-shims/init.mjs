@@ -1,7 +1,7 @@
 // The entry `kram-compaction/init`, for runtimes that hand the module in
-// themselves. The API's own module calls into the wasm when it is evaluated
-// (its constants come from Rust), so it is required only once the wasm is
-// instantiated: esbuild then evaluates it lazily, on that first require.
+// themselves. The API's own module is required only once the wasm is
+// instantiated (esbuild then evaluates it lazily, on that first require), so
+// nothing can call into the glue before it has its instance.
 import { initSync as instantiate } from "../../target/bindgen/web/kram_compaction.js";
 
 let api;

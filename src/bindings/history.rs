@@ -9,33 +9,12 @@ use super::convert::{
 use super::memo::HistoryMemo;
 use super::types::{FormatOptionsArg, MaxTokensArg, MessageList, PruneOptionsArg};
 use crate::error::InputError;
-use crate::history::{COMPACTION_MARKER_NAME, DEFAULT_MAX_TOKENS};
+use crate::history::DEFAULT_MAX_TOKENS;
 use crate::history_functions;
 use crate::memo::Recall;
 use crate::node::{Kind, Node};
 use crate::options::{budget_option, count_option, number_option};
 use crate::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
-
-/// The `name` that tags a system message as a compaction summary.
-#[wasm_bindgen(js_name = compactionMarkerName)]
-pub fn compaction_marker_name() -> String {
-    COMPACTION_MARKER_NAME.to_string()
-}
-
-/// Every format's name, in the order detection prefers them.
-#[wasm_bindgen(js_name = messageFormats)]
-pub fn message_formats() -> Vec<String> {
-    crate::formats::ALL_FORMATS
-        .iter()
-        .map(|format| format.name().to_string())
-        .collect()
-}
-
-/// The budget used when none is given.
-#[wasm_bindgen(js_name = defaultMaxTokens)]
-pub fn default_max_tokens() -> f64 {
-    DEFAULT_MAX_TOKENS as f64
-}
 
 /// The binding of `estimateTokens`. Its doc and example are the JSDoc in `js/index.ts`,
 /// the one the published types carry.

@@ -5,13 +5,13 @@
 mod compact;
 mod convert;
 mod describe;
+mod glue_checks;
 mod guarded;
 mod history;
 mod instances;
 mod keys;
 mod ladder;
 mod memo;
-mod glue_checks;
 mod own_values;
 mod request;
 mod strings;

@@ -1,5 +1,6 @@
 // The built package in Node: ESM import, CJS require, one shared instance,
-// initialised synchronously on load (nothing to await, no init to forget).
+// initialised synchronously by its first call (nothing to await, no init to
+// forget; first-use.test.mjs shows when).
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";

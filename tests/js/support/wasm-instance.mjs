@@ -1,7 +1,8 @@
 // Loads the package and captures its WebAssembly instance, to read the size
 // of the module's memory and of its table of JS references. The Node entry
-// instantiates the module with `new WebAssembly.Instance` when it is first
-// loaded, so this must run before anything else in the process imports it.
+// instantiates the module with `new WebAssembly.Instance` on its first call
+// into the wasm, which this makes, so it must run before anything else in the
+// process calls the package.
 import assert from "node:assert/strict";
 
 export async function loadWithInstance() {
@@ -16,10 +17,11 @@ export async function loadWithInstance() {
   let kram;
   try {
     kram = await import("kram-compaction");
+    kram.estimateTokens([]);
   } finally {
     WebAssembly.Instance = Instance;
   }
-  assert.ok(instance, "the package was loaded before its instance could be captured");
+  assert.ok(instance, "the package was called before its instance could be captured");
   const { memory, __wbindgen_externrefs: refs } = instance.exports;
   assert.ok(memory instanceof WebAssembly.Memory);
   return {
