@@ -306,32 +306,7 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
         }
         return Ok(copy.into());
     }
-    let copy =
-        guarded::object_create(&guarded::prototype_of(value).map_err(thrown)?).map_err(thrown)?;
-    for key in items(&guarded::own_keys(value).map_err(thrown)?) {
-        let own = guarded::own_property(value, &key).map_err(thrown)?;
-        let enumerable = own.is_object()
-            && guarded::get(&own, &"enumerable".into())
-                .map_err(thrown)?
-                .is_truthy();
-        if enumerable {
-            let field = guarded::get(value, &key).map_err(thrown)?;
-            define_data(&copy, &key, field).map_err(thrown)?;
-        }
-    }
-    Ok(copy)
-}
-
-/// Sets an own, enumerable, writable data property: never a setter on the
-/// prototype chain.
-pub(super) fn define_data(object: &JsValue, key: &JsValue, value: JsValue) -> Result<(), JsValue> {
-    let descriptor = own_values::object(&[
-        ("value", value),
-        ("writable", JsValue::TRUE),
-        ("enumerable", JsValue::TRUE),
-        ("configurable", JsValue::TRUE),
-    ]);
-    own_values::define_property(object, key, &descriptor).map(|_| ())
+    guarded::copy_object(value).map_err(thrown)
 }
 
 /// Returns a copy of `value` with the field at `path` replaced, copying each
@@ -356,7 +331,8 @@ fn replace_at(
         let child = guarded::get(&copy, &key).map_err(|thrown| (1, describe_thrown(&thrown)))?;
         replace_at(&child, rest, replacement).map_err(|(depth, why)| (depth + 1, why))?
     };
-    define_data(&copy, &key, new_child).map_err(|thrown| (0, describe_thrown(&thrown)))?;
+    guarded::define_data(&copy, &key, &new_child)
+        .map_err(|thrown| (0, describe_thrown(&thrown)))?;
     Ok(copy)
 }
 

@@ -27,16 +27,16 @@ extern "C" {
     fn guarded_field(target: &JsValue, key: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = item)]
     fn guarded_item(target: &JsValue, index: u32) -> JsValue;
-    #[wasm_bindgen(js_name = ownKeys)]
-    fn guarded_own_keys(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = ownProperty)]
     fn guarded_own_property(value: &JsValue, key: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = prototypeOf)]
     fn guarded_prototype_of(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = keys)]
     fn guarded_keys(value: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = create)]
-    fn guarded_create(prototype: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = defineData)]
+    fn guarded_define_data(object: &JsValue, key: &JsValue, value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = copyObject)]
+    fn guarded_copy_object(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = construct)]
     fn guarded_construct(constructor: &JsValue, fields: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = kindOf)]
@@ -86,11 +86,6 @@ pub fn get_index(target: &JsValue, index: u32) -> Result<JsValue, JsValue> {
     checked(guarded_item(target, index))
 }
 
-/// `Reflect.ownKeys`: every own key, symbols too; runs a Proxy's `ownKeys` trap.
-pub fn own_keys(value: &JsValue) -> Result<Array, JsValue> {
-    checked(guarded_own_keys(value)).map(JsCast::unchecked_into)
-}
-
 /// `Reflect.getOwnPropertyDescriptor`: runs a Proxy's trap; `undefined` for none.
 pub fn own_property(value: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
     checked(guarded_own_property(value, key))
@@ -106,9 +101,16 @@ pub fn object_keys(value: &JsValue) -> Result<Array, JsValue> {
     checked(guarded_keys(value)).map(JsCast::unchecked_into)
 }
 
-/// `Object.create`: a new object with this prototype (an object or null).
-pub fn object_create(prototype: &JsValue) -> Result<JsValue, JsValue> {
-    checked(guarded_create(prototype))
+/// Sets an own, enumerable, writable data property: never a setter on the
+/// prototype chain.
+pub fn define_data(object: &JsValue, key: &JsValue, value: &JsValue) -> Result<(), JsValue> {
+    checked(guarded_define_data(object, key, value)).map(|_| ())
+}
+
+/// A shallow copy of an object that is not an array: its prototype, and
+/// each own enumerable property (symbols too) as an own data property.
+pub fn copy_object(value: &JsValue) -> Result<JsValue, JsValue> {
+    checked(guarded_copy_object(value))
 }
 
 /// `Reflect.construct(constructor, [fields])`: runs the caller's constructor.
