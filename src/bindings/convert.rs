@@ -36,8 +36,7 @@ impl Node for JsNode {
 
     fn field(&self, key: &str) -> Result<Option<Self>, String> {
         match guarded::field(&self.0, &super::keys::key(key)) {
-            Ok(value) if value.is_undefined() => Ok(None),
-            Ok(value) => Ok(Some(JsNode(value))),
+            Ok(value) => Ok(value.map(JsNode)),
             Err(thrown) => Err(describe_thrown(&thrown)),
         }
     }

@@ -20,16 +20,41 @@ export function get(target, key) {
   }
 }
 
+// Where `field` writes the kind of the value it answers (numbered as
+// `kindOf` numbers them, 8 when the read threw): a byte of the module's
+// memory, so that telling an absent field from a present one, or a throw,
+// costs no call of its own. Set once, when the module starts.
+let memory;
+let kindAt = 0;
+let kindByte = new Uint8Array(0);
+
+export function writeKindsTo(wasmMemory, at) {
+  memory = wasmMemory;
+  kindAt = at;
+  kindByte = new Uint8Array(0);
+}
+
+/** Writes the kind byte; a view left empty by a grown memory is made again. */
+function answer(value, kind) {
+  if (kindByte.length === 0) kindByte = new Uint8Array(memory.buffer, kindAt, 1);
+  kindByte[0] = kind;
+  return value;
+}
+
 /**
  * A field of an object, `undefined` for anything that is not one (as the
- * core's `Node::field` wants), so the type test costs no call of its own.
+ * core's `Node::field` wants), so the type test costs no call of its own;
+ * its kind goes to the kind byte. A throw is kept for takeThrown() (not
+ * flagged for tookThrow(): the kind byte says it).
  */
 export function field(target, key) {
-  if (typeof target !== "object" || target === null) return undefined;
+  if (typeof target !== "object" || target === null) return answer(undefined, 0);
   try {
-    return Reflect.get(target, key);
+    const value = Reflect.get(target, key);
+    return answer(value, kindOf(value));
   } catch (error) {
-    return fail(error);
+    thrown = error;
+    return answer(undefined, 8);
   }
 }
 

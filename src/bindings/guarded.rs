@@ -7,6 +7,8 @@
 //! slot of the reference table on each exception. Use these on anything a
 //! caller handed in; `own_values.rs` is for values the bindings made.
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use wasm_bindgen::prelude::*;
 
 use super::own_values::Array;
@@ -39,6 +41,8 @@ extern "C" {
     fn guarded_copy_object(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = construct)]
     fn guarded_construct(constructor: &JsValue, fields: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = writeKindsTo)]
+    fn write_kinds_to(memory: &JsValue, at: u32);
     #[wasm_bindgen(js_name = kindOf)]
     fn kind_of(value: &JsValue) -> u8;
     #[wasm_bindgen(js_name = tookThrow)]
@@ -56,10 +60,27 @@ fn checked(value: JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
+/// The kind of the value the last `field` read answered, which `guarded.js`
+/// writes here: one call into JS a field, where asking whether it was
+/// undefined, and then whether it threw, cost two or three more.
+static FIELD_KIND: AtomicU8 = AtomicU8::new(0);
+
+/// The kind number `field` writes for a read that threw.
+const THREW: u8 = 8;
+
+/// Tells `guarded.js` where the field kind goes; once, at start.
+pub fn watch_field_kinds() {
+    write_kinds_to(&wasm_bindgen::memory(), FIELD_KIND.as_ptr() as u32);
+}
+
 /// A value's kind as `guarded.js` numbers it (the order of `Kind`); an
 /// array's `length` is not read.
 pub fn kind(value: &JsValue) -> Kind {
-    match kind_of(value) {
+    kind_from(kind_of(value))
+}
+
+fn kind_from(number: u8) -> Kind {
+    match number {
         0 => Kind::Undefined,
         1 => Kind::Null,
         2 => Kind::Bool,
@@ -76,9 +97,15 @@ pub fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
     checked(guarded_get(target, key))
 }
 
-/// A field of an object; `undefined` when `target` is not an object.
-pub fn field(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
-    checked(guarded_field(target, key))
+/// A field of an object; `None` when it is absent or undefined, or
+/// `target` is not an object.
+pub fn field(target: &JsValue, key: &JsValue) -> Result<Option<JsValue>, JsValue> {
+    let value = guarded_field(target, key);
+    match FIELD_KIND.load(Ordering::Relaxed) {
+        0 => Ok(None),
+        THREW => Err(take_thrown()),
+        _ => Ok(Some(value)),
+    }
 }
 
 /// An element of an array (or anything indexable).

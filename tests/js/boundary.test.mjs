@@ -29,6 +29,7 @@ const SAFE = [
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (arg0|v0); return ret; \}/, "a cast: returns its argument"],
   [/^const ret = getStringFromWasm0\(arg0, arg1\); return ret; \}/, "makes a JS string from the module's own memory"],
   [/^const ret = item\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's item, which catches what it calls (the test below)"],
+  [/^writeKindsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeKindsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
   [/^const ret = wasm\d?\.memory; return ret; \}/, "returns the module's own memory (src/bindings/strings.rs encodes strings into it)"],
 ];
@@ -84,6 +85,20 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       // Only typeof tests, and the one call that can throw (Array.isArray of a revoked Proxy) caught.
       assert.equal(body.match(/\w+\(/g)?.join(" "), "isArray(", name);
       assert.match(body, /try \{\n\s+return Array\.isArray\(value\) \? 5 : 6;\n\s+\} catch \{\n\s+return 7;/, name);
+      continue;
+    }
+    if (name === "writeKindsTo") {
+      // Only keeps where the kind byte goes: no call but an empty view made.
+      assert.deepEqual(body.match(/\w+\(/g), ["Uint8Array("], name);
+      continue;
+    }
+    if (name === "field") {
+      // The type test, then the one read, caught; its kind to the kind byte.
+      assert.match(
+        body,
+        /^  if \([^\n]+\) return answer\(undefined, 0\);\n  try \{\n    const value = Reflect\.get\(target, key\);\n    return answer\(value, kindOf\(value\)\);\n  \} catch \(error\) \{\n    thrown = error;\n    return answer\(undefined, 8\);\n  \}$/,
+        name,
+      );
       continue;
     }
     if (name === "copyObject") {
