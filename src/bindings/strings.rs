@@ -14,24 +14,24 @@ const encoder = new TextEncoder();
 // garbage for the collector on every string read.
 let view = new Uint8Array(0);
 export function kram_encode_into(text, memory, at, capacity) {
-  if (view.buffer !== memory.buffer || view.byteOffset !== at || view.length !== capacity) {
-    view = new Uint8Array(memory.buffer, at, capacity);
+  try {
+    if (view.buffer !== memory.buffer || view.byteOffset !== at || view.length !== capacity) {
+      view = new Uint8Array(memory.buffer, at, capacity);
+    }
+    const { read, written } = encoder.encodeInto(text, view);
+    return read === text.length ? written : -1 - text.length * 3;
+  } catch {
+    return NaN;
   }
-  const { read, written } = encoder.encodeInto(text, view);
-  return read === text.length ? written : -1 - text.length * 3;
 }
 "#)]
 extern "C" {
     /// Writes the UTF-8 of `text` at `at`; the byte count, or `-1 - needed`
-    /// when `capacity` is too small. A `catch` import: nothing in it reads a
-    /// caller's object (`text` is a string primitive), but every import is.
-    #[wasm_bindgen(catch)]
-    fn kram_encode_into(
-        text: &JsValue,
-        memory: &JsValue,
-        at: u32,
-        capacity: u32,
-    ) -> Result<f64, JsValue>;
+    /// when `capacity` is too small. Nothing in it reads a caller's object
+    /// (`text` is a string primitive), but every import is guarded: it
+    /// catches in JS and answers NaN, since a `catch` import's wrapper (a
+    /// closure and an `apply` a call) was a tenth of a structure read.
+    fn kram_encode_into(text: &JsValue, memory: &JsValue, at: u32, capacity: u32) -> f64;
 }
 
 thread_local! {
@@ -51,13 +51,13 @@ pub fn read_string(value: &JsValue) -> Option<String> {
             let at = buffer.as_mut_ptr() as u32;
             let result = MEMORY.with(|memory| kram_encode_into(value, memory, at, capacity as u32));
             match result {
-                Ok(written) if written >= 0.0 => {
+                written if written >= 0.0 => {
                     let bytes = &buffer.spare_capacity_mut()[..written as usize];
                     // SAFETY: encodeInto wrote `written` bytes of UTF-8 there.
                     let bytes = unsafe { &*(bytes as *const [_] as *const [u8]) };
                     return Some(unsafe { std::str::from_utf8_unchecked(bytes) }.to_owned());
                 }
-                Ok(needed) if needed.is_finite() => buffer.reserve((-1.0 - needed) as usize),
+                needed if needed.is_finite() => buffer.reserve((-1.0 - needed) as usize),
                 _ => return value.as_string(),
             }
         }

@@ -30,6 +30,7 @@ const SAFE = [
   [/^const ret = getStringFromWasm0\(arg0, arg1\); return ret; \}/, "makes a JS string from the module's own memory"],
   [/^const ret = item\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's item, which catches what it calls (the test below)"],
   [/^writeKindsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeKindsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
+  [/^const ret = kram_encode_into\d?\(arg0, arg1, arg2 >>> 0, arg3 >>> 0\); return ret; \}/, "calls src/bindings/strings.rs's kram_encode_into, which catches what it calls (answering NaN)"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
   [/^const ret = wasm\d?\.memory; return ret; \}/, "returns the module's own memory (src/bindings/strings.rs encodes strings into it)"],
 ];
