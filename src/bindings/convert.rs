@@ -108,8 +108,8 @@ pub fn to_js_error(error: InputError) -> JsValue {
 /// A JS array's `length`, read through `Reflect` (a Proxy's trap may throw or
 /// lie): a whole number up to 2^32 - 1, or what went wrong, in words.
 fn array_length(value: &JsValue) -> Result<u32, String> {
-    let length =
-        guarded::get(value, &"length".into()).map_err(|thrown| describe_thrown(&thrown))?;
+    let length = guarded::get(value, &super::keys::key("length"))
+        .map_err(|thrown| describe_thrown(&thrown))?;
     match length.as_f64() {
         Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as u32),
         _ => Err(format!("it is {}", JsNode(length).kind().describe())),
@@ -321,7 +321,7 @@ fn replace_at(
     };
     let copy = copy_value(value).map_err(|why| (0, why))?;
     let key: JsValue = match step {
-        PathStep::Key(key) => JsValue::from_str(key),
+        PathStep::Key(key) => super::keys::key(key),
         PathStep::Index(index) => JsValue::from_f64(*index as f64),
     };
     let new_child = if rest.is_empty() {

@@ -78,7 +78,8 @@ pub fn object(fields: &[(&str, JsValue)]) -> Object {
     object
 }
 
-/// Sets a field of an object the bindings made.
+/// Sets a field of an object the bindings made. The key comes from the
+/// cache of field names: made afresh, it was a string decoded per field.
 pub fn set(object: &Object, key: &str, value: &JsValue) {
-    reflect_set(object, &JsValue::from_str(key), value);
+    reflect_set(object, &super::keys::key(key), value);
 }
