@@ -172,6 +172,23 @@ test("copies keep the prototype, inherited getters and symbol-keyed fields of th
   assert.equal(Object.getPrototypeOf(kram.pruneForModel(bare, CLEAR_ALL)[3]), null);
 });
 
+test("copies take each own enumerable field once, as data, and leave non-enumerable ones out, as a spread does", () => {
+  let reads = 0;
+  const history = withTool((m) => {
+    const message = { ...m };
+    Object.defineProperty(message, "hidden", { value: "not copied", enumerable: false });
+    Object.defineProperty(message, "counted", { enumerable: true, get: () => ++reads });
+    return message;
+  });
+  const pruned = kram.pruneForModel(history, CLEAR_ALL);
+  assert.equal(pruned[3].content, "[Old tool result content cleared]");
+  assert.equal(Object.hasOwn(pruned[3], "hidden"), false);
+  assert.equal(reads, 1);
+  const counted = Object.getOwnPropertyDescriptor(pruned[3], "counted");
+  assert.deepEqual(counted, { value: 1, writable: true, enumerable: true, configurable: true });
+  assert.deepEqual(Object.keys(pruned[3]), Object.keys({ ...history[3] }));
+});
+
 test("a setter on Object.prototype is never called by a copy", () => {
   let called = 0;
   Object.defineProperty(Object.prototype, "content", { set() { called++; }, configurable: true });
