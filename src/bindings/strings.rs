@@ -14,6 +14,7 @@ const encoder = new TextEncoder();
 // garbage for the collector on every string read.
 let view = new Uint8Array(0);
 export function kram_encode_into(text, memory, at, capacity) {
+  if (typeof text !== "string") return NaN;
   try {
     if (view.buffer !== memory.buffer || view.byteOffset !== at || view.length !== capacity) {
       view = new Uint8Array(memory.buffer, at, capacity);
@@ -26,11 +27,11 @@ export function kram_encode_into(text, memory, at, capacity) {
 }
 "#)]
 extern "C" {
-    /// Writes the UTF-8 of `text` at `at`; the byte count, or `-1 - needed`
-    /// when `capacity` is too small. Nothing in it reads a caller's object
-    /// (`text` is a string primitive), but every import is guarded: it
-    /// catches in JS and answers NaN, since a `catch` import's wrapper (a
-    /// closure and an `apply` a call) was a tenth of a structure read.
+    /// Writes the UTF-8 of `text` at `at`; the byte count, `-1 - needed`
+    /// when `capacity` is too small, or NaN for anything but a string. It
+    /// reads no caller's object, but catches in JS all the same (NaN): a
+    /// `catch` import's wrapper (a closure and an `apply` a call) was a
+    /// tenth of a structure read.
     fn kram_encode_into(text: &JsValue, memory: &JsValue, at: u32, capacity: u32) -> f64;
 }
 
@@ -39,11 +40,10 @@ thread_local! {
     static BUFFER: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(1 << 16));
 }
 
-/// The text of a string value (`None` for anything else).
+/// The text of a string value (`None` for anything else). `kram_encode_into`
+/// answers NaN for anything else, and `as_string` then says `None`: a call
+/// less for every string than asking first.
 pub fn read_string(value: &JsValue) -> Option<String> {
-    if !value.is_string() {
-        return None;
-    }
     BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
         loop {
