@@ -29,7 +29,7 @@ impl Node for JsNode {
         match guarded::kind(&self.0) {
             // An array whose length cannot be read: nothing in it can be
             // read either.
-            Kind::Array if array_length(&self.0).is_err() => Kind::Other,
+            Kind::Array if length_of(&self.0).is_none() => Kind::Other,
             kind => kind,
         }
     }
@@ -53,7 +53,7 @@ impl Node for JsNode {
 
     fn array_len(&self) -> Option<usize> {
         match guarded::kind(&self.0) {
-            Kind::Array => array_length(&self.0).ok().map(|length| length as usize),
+            Kind::Array => length_of(&self.0).map(|length| length as usize),
             _ => None,
         }
     }
@@ -102,6 +102,19 @@ pub fn to_js_error(error: InputError) -> JsValue {
     match error.class {
         ErrorClass::Type => own_values::TypeError::new(&error.message).into(),
         ErrorClass::Range => own_values::RangeError::new(&error.message).into(),
+    }
+}
+
+/// `array_length` when only whether it can be read matters: one call into
+/// JS instead of two. A throw is described all the same, so that the
+/// thrown value is read exactly as `array_length` reads it.
+fn length_of(value: &JsValue) -> Option<u32> {
+    match guarded::length_of(value) {
+        Ok(length) => length,
+        Err(thrown) => {
+            describe_thrown(&thrown);
+            None
+        }
     }
 }
 

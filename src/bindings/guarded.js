@@ -58,6 +58,22 @@ export function field(target, key) {
   }
 }
 
+/**
+ * An array's `length` when it is a whole number up to 2^32 - 1, else -1, in
+ * one call: reading it and then asking for its number were two.
+ */
+export function lengthOf(value) {
+  try {
+    return validLength(Reflect.get(value, "length"));
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+function validLength(length) {
+  return typeof length === "number" && Number.isInteger(length) && length >= 0 && length <= 4294967295 ? length : -1;
+}
+
 /** An element: the index comes as a number, not a JS value made for it. */
 export function item(target, index) {
   try {

@@ -27,6 +27,8 @@ extern "C" {
     fn guarded_get(target: &JsValue, key: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = field)]
     fn guarded_field(target: &JsValue, key: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = lengthOf)]
+    fn guarded_length_of(value: &JsValue) -> f64;
     #[wasm_bindgen(js_name = item)]
     fn guarded_item(target: &JsValue, index: u32) -> JsValue;
     #[wasm_bindgen(js_name = ownProperty)]
@@ -106,6 +108,17 @@ pub fn field(target: &JsValue, key: &JsValue) -> Result<Option<JsValue>, JsValue
         THREW => Err(take_thrown()),
         _ => Ok(Some(value)),
     }
+}
+
+/// An array's `length` when it is a whole number up to 2^32 - 1; `Ok(None)`
+/// when it is anything else, `Err` with what was thrown when reading it threw.
+pub fn length_of(value: &JsValue) -> Result<Option<u32>, JsValue> {
+    let length = guarded_length_of(value);
+    if length.is_nan() {
+        took_throw();
+        return Err(take_thrown());
+    }
+    Ok((length >= 0.0).then_some(length as u32))
 }
 
 /// An element of an array (or anything indexable).
