@@ -120,6 +120,7 @@ fn length_of(value: &JsValue) -> Option<u32> {
 
 /// A JS array's `length`, read through `Reflect` (a Proxy's trap may throw or
 /// lie): a whole number up to 2^32 - 1, or what went wrong, in words.
+/// `guarded.js`'s `lengthOf` applies the same rule without saying why.
 fn array_length(value: &JsValue) -> Result<u32, String> {
     let length = guarded::get(value, &super::keys::key("length"))
         .map_err(|thrown| describe_thrown(&thrown))?;

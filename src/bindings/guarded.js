@@ -70,6 +70,8 @@ export function lengthOf(value) {
   }
 }
 
+// The rule of array_length in src/bindings/convert.rs, which also says why
+// a length is refused; kept in step with it (tests/js/hostile.test.mjs).
 function validLength(length) {
   return typeof length === "number" && Number.isInteger(length) && length >= 0 && length <= 4294967295 ? length : -1;
 }

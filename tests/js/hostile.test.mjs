@@ -84,6 +84,13 @@ test("an array Proxy whose length throws or lies", () => {
   }
   const content = new Proxy([{ type: "text", text: "a" }], { get: (t, k) => { if (k === "length") throw new Error("len"); return t[k]; } });
   assertAllRefuse(kram, [{ role: "user", content }], "[0].content must be a string, null or an array of content parts, got a non-JSON value");
+  // A length that is the array itself: refused, not a stack overflow (what
+  // the length was was asked of the length, and so on).
+  const endless = new Proxy([], { get: (t, k) => (k === "length" ? endless : t[k]) });
+  assertAllRefuse(kram, [{ role: "user", content: endless }], "[0].content must be a string, null or an array of content parts, got a non-JSON value");
+  for (const { argument, call } of Object.values(EXPORTS)) {
+    assertRefused(() => call(endless), argument, ".length could not be read: it is a non-JSON value");
+  }
 });
 
 test("frozen and sealed messages: read, never changed, copied where edited", () => {
