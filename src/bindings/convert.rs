@@ -29,15 +29,14 @@ impl Node for JsNode {
         match guarded::kind(&self.0) {
             // An array whose length cannot be read: nothing in it can be
             // read either.
-            Kind::Array if array_length(&self.0).is_err() => Kind::Other,
+            Kind::Array if length_of(&self.0).is_none() => Kind::Other,
             kind => kind,
         }
     }
 
     fn field(&self, key: &str) -> Result<Option<Self>, String> {
         match guarded::field(&self.0, &super::keys::key(key)) {
-            Ok(value) if value.is_undefined() => Ok(None),
-            Ok(value) => Ok(Some(JsNode(value))),
+            Ok(value) => Ok(value.map(JsNode)),
             Err(thrown) => Err(describe_thrown(&thrown)),
         }
     }
@@ -54,7 +53,7 @@ impl Node for JsNode {
 
     fn array_len(&self) -> Option<usize> {
         match guarded::kind(&self.0) {
-            Kind::Array => array_length(&self.0).ok().map(|length| length as usize),
+            Kind::Array => length_of(&self.0).map(|length| length as usize),
             _ => None,
         }
     }
@@ -106,11 +105,25 @@ pub fn to_js_error(error: InputError) -> JsValue {
     }
 }
 
+/// `array_length` when only whether it can be read matters: one call into
+/// JS instead of two. A throw is described all the same, so that the
+/// thrown value is read exactly as `array_length` reads it.
+fn length_of(value: &JsValue) -> Option<u32> {
+    match guarded::length_of(value) {
+        Ok(length) => length,
+        Err(thrown) => {
+            describe_thrown(&thrown);
+            None
+        }
+    }
+}
+
 /// A JS array's `length`, read through `Reflect` (a Proxy's trap may throw or
 /// lie): a whole number up to 2^32 - 1, or what went wrong, in words.
+/// `guarded.js`'s `lengthOf` applies the same rule without saying why.
 fn array_length(value: &JsValue) -> Result<u32, String> {
-    let length =
-        guarded::get(value, &"length".into()).map_err(|thrown| describe_thrown(&thrown))?;
+    let length = guarded::get(value, &super::keys::key("length"))
+        .map_err(|thrown| describe_thrown(&thrown))?;
     match length.as_f64() {
         Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as u32),
         _ => Err(format!("it is {}", JsNode(length).kind().describe())),
@@ -306,32 +319,7 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
         }
         return Ok(copy.into());
     }
-    let copy =
-        guarded::object_create(&guarded::prototype_of(value).map_err(thrown)?).map_err(thrown)?;
-    for key in items(&guarded::own_keys(value).map_err(thrown)?) {
-        let own = guarded::own_property(value, &key).map_err(thrown)?;
-        let enumerable = own.is_object()
-            && guarded::get(&own, &"enumerable".into())
-                .map_err(thrown)?
-                .is_truthy();
-        if enumerable {
-            let field = guarded::get(value, &key).map_err(thrown)?;
-            define_data(&copy, &key, field).map_err(thrown)?;
-        }
-    }
-    Ok(copy)
-}
-
-/// Sets an own, enumerable, writable data property: never a setter on the
-/// prototype chain.
-pub(super) fn define_data(object: &JsValue, key: &JsValue, value: JsValue) -> Result<(), JsValue> {
-    let descriptor = own_values::object(&[
-        ("value", value),
-        ("writable", JsValue::TRUE),
-        ("enumerable", JsValue::TRUE),
-        ("configurable", JsValue::TRUE),
-    ]);
-    own_values::define_property(object, key, &descriptor).map(|_| ())
+    guarded::copy_object(value).map_err(thrown)
 }
 
 /// Returns a copy of `value` with the field at `path` replaced, copying each
@@ -347,7 +335,7 @@ fn replace_at(
     };
     let copy = copy_value(value).map_err(|why| (0, why))?;
     let key: JsValue = match step {
-        PathStep::Key(key) => JsValue::from_str(key),
+        PathStep::Key(key) => super::keys::key(key),
         PathStep::Index(index) => JsValue::from_f64(*index as f64),
     };
     let new_child = if rest.is_empty() {
@@ -356,7 +344,8 @@ fn replace_at(
         let child = guarded::get(&copy, &key).map_err(|thrown| (1, describe_thrown(&thrown)))?;
         replace_at(&child, rest, replacement).map_err(|(depth, why)| (depth + 1, why))?
     };
-    define_data(&copy, &key, new_child).map_err(|thrown| (0, describe_thrown(&thrown)))?;
+    guarded::define_data(&copy, &key, &new_child)
+        .map_err(|thrown| (0, describe_thrown(&thrown)))?;
     Ok(copy)
 }
 

@@ -12,6 +12,76 @@ function fail(error) {
   return undefined;
 }
 
+/**
+ * `Reflect.get`, written out rather than through `guarded` since it is
+ * called for every element read. The module imports it twice: with a key,
+ * and as `item` with an index that comes as a number, not a JS value made
+ * for it.
+ */
+export function get(target, key) {
+  try {
+    return Reflect.get(target, key);
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+// Where `field` writes the kind of the value it answers (numbered as
+// `kindOf` numbers them, 8 when the read threw): a byte of the module's
+// memory, so that telling an absent field from a present one, or a throw,
+// costs no call of its own. Set once, when the module starts.
+let memory;
+let kindAt = 0;
+let kindByte = new Uint8Array(0);
+
+export function writeKindsTo(wasmMemory, at) {
+  memory = wasmMemory;
+  kindAt = at;
+  kindByte = new Uint8Array(0);
+}
+
+/** Writes the kind byte; a view left empty by a grown memory is made again. */
+function answer(value, kind) {
+  if (kindByte.length === 0) kindByte = new Uint8Array(memory.buffer, kindAt, 1);
+  kindByte[0] = kind;
+  return value;
+}
+
+/**
+ * A field of an object, `undefined` for anything that is not one (as the
+ * core's `Node::field` wants), so the type test costs no call of its own;
+ * its kind goes to the kind byte. A throw is kept for takeThrown() (not
+ * flagged for tookThrow(): the kind byte says it).
+ */
+export function field(target, key) {
+  if (typeof target !== "object" || target === null) return answer(undefined, 0);
+  try {
+    const value = Reflect.get(target, key);
+    return answer(value, kindOf(value));
+  } catch (error) {
+    thrown = error;
+    return answer(undefined, 8);
+  }
+}
+
+/**
+ * An array's `length` when it is a whole number up to 2^32 - 1, else -1, in
+ * one call: reading it and then asking for its number were two.
+ */
+export function lengthOf(value) {
+  try {
+    return validLength(Reflect.get(value, "length"));
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+// The rule of array_length in src/bindings/convert.rs, which also says why
+// a length is refused; kept in step with it (tests/js/hostile.test.mjs).
+function validLength(length) {
+  return typeof length === "number" && Number.isInteger(length) && length >= 0 && length <= 4294967295 ? length : -1;
+}
+
 /** `operation`, answering what `fail` answers when it throws. */
 function guarded(operation) {
   return (...args) => {
@@ -23,35 +93,38 @@ function guarded(operation) {
   };
 }
 
-/**
- * `Reflect.get`, written out rather than through `guarded` since it is
- * called for every field and element read. The module imports it twice:
- * with a key, and as `item` with an index that comes as a number, not a JS
- * value made for it.
- */
-export function get(target, key) {
-  try {
-    return Reflect.get(target, key);
-  } catch (error) {
-    return fail(error);
-  }
-}
-
-/**
- * A field of an object, `undefined` for anything that is not one (as the
- * core's `Node::field` wants), so the type test costs no call of its own.
- */
-export function field(target, key) {
-  if (typeof target !== "object" || target === null) return undefined;
-  return get(target, key);
-}
-
-export const ownKeys = guarded(Reflect.ownKeys);
 export const ownProperty = guarded(Reflect.getOwnPropertyDescriptor);
 export const prototypeOf = guarded(Reflect.getPrototypeOf);
 export const keys = guarded(Object.keys);
-export const create = guarded(Object.create);
 export const construct = guarded((constructor, fields) => Reflect.construct(constructor, [fields]));
+
+/**
+ * Sets an own, enumerable, writable data property (never a setter on the
+ * prototype chain) in one call: a descriptor built field by field from Rust
+ * cost five calls and four strings per field copied.
+ */
+export const defineData = guarded((object, key, value) =>
+  Reflect.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true }),
+);
+
+/**
+ * A shallow copy of an object that is not an array, in one call: its
+ * prototype kept, each own enumerable property (symbols too) read once and
+ * defined as an own data property, as `{ ...value }` does. From Rust this was
+ * several calls per field, most of `pruneForModel`'s time.
+ */
+export const copyObject = guarded((value) => {
+  const copy = Object.create(Reflect.getPrototypeOf(value));
+  const keys = Reflect.ownKeys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const own = Reflect.getOwnPropertyDescriptor(value, keys[i]);
+    if (typeof own === "object" && own !== null && own.enumerable) {
+      const field = Reflect.get(value, keys[i]);
+      Reflect.defineProperty(copy, keys[i], { value: field, writable: true, enumerable: true, configurable: true });
+    }
+  }
+  return copy;
+});
 
 /**
  * A value's kind in one call, numbered as the core's `Kind` is: 0 undefined,

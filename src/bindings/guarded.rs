@@ -7,6 +7,8 @@
 //! slot of the reference table on each exception. Use these on anything a
 //! caller handed in; `own_values.rs` is for values the bindings made.
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use wasm_bindgen::prelude::*;
 
 use super::own_values::Array;
@@ -25,20 +27,24 @@ extern "C" {
     fn guarded_get(target: &JsValue, key: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = field)]
     fn guarded_field(target: &JsValue, key: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = lengthOf)]
+    fn guarded_length_of(value: &JsValue) -> f64;
     #[wasm_bindgen(js_name = get)]
     fn guarded_item(target: &JsValue, index: u32) -> JsValue;
-    #[wasm_bindgen(js_name = ownKeys)]
-    fn guarded_own_keys(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = ownProperty)]
     fn guarded_own_property(value: &JsValue, key: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = prototypeOf)]
     fn guarded_prototype_of(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = keys)]
     fn guarded_keys(value: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = create)]
-    fn guarded_create(prototype: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = defineData)]
+    fn guarded_define_data(object: &JsValue, key: &JsValue, value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = copyObject)]
+    fn guarded_copy_object(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = construct)]
     fn guarded_construct(constructor: &JsValue, fields: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = writeKindsTo)]
+    fn write_kinds_to(memory: &JsValue, at: u32);
     #[wasm_bindgen(js_name = kindOf)]
     fn kind_of(value: &JsValue) -> u8;
     #[wasm_bindgen(js_name = tookThrow)]
@@ -56,10 +62,27 @@ fn checked(value: JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
+/// The kind of the value the last `field` read answered, which `guarded.js`
+/// writes here: one call into JS a field, where asking whether it was
+/// undefined, and then whether it threw, cost two or three more.
+static FIELD_KIND: AtomicU8 = AtomicU8::new(0);
+
+/// The kind number `field` writes for a read that threw.
+const THREW: u8 = 8;
+
+/// Tells `guarded.js` where the field kind goes; once, at start.
+pub fn watch_field_kinds() {
+    write_kinds_to(&wasm_bindgen::memory(), FIELD_KIND.as_ptr() as u32);
+}
+
 /// A value's kind as `guarded.js` numbers it (the order of `Kind`); an
 /// array's `length` is not read.
 pub fn kind(value: &JsValue) -> Kind {
-    match kind_of(value) {
+    kind_from(kind_of(value))
+}
+
+fn kind_from(number: u8) -> Kind {
+    match number {
         0 => Kind::Undefined,
         1 => Kind::Null,
         2 => Kind::Bool,
@@ -76,19 +99,31 @@ pub fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
     checked(guarded_get(target, key))
 }
 
-/// A field of an object; `undefined` when `target` is not an object.
-pub fn field(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
-    checked(guarded_field(target, key))
+/// A field of an object; `None` when it is absent or undefined, or
+/// `target` is not an object.
+pub fn field(target: &JsValue, key: &JsValue) -> Result<Option<JsValue>, JsValue> {
+    let value = guarded_field(target, key);
+    match FIELD_KIND.load(Ordering::Relaxed) {
+        0 => Ok(None),
+        THREW => Err(take_thrown()),
+        _ => Ok(Some(value)),
+    }
+}
+
+/// An array's `length` when it is a whole number up to 2^32 - 1; `Ok(None)`
+/// when it is anything else, `Err` with what was thrown when reading it threw.
+pub fn length_of(value: &JsValue) -> Result<Option<u32>, JsValue> {
+    let length = guarded_length_of(value);
+    if length.is_nan() {
+        took_throw();
+        return Err(take_thrown());
+    }
+    Ok((length >= 0.0).then_some(length as u32))
 }
 
 /// An element of an array (or anything indexable).
 pub fn get_index(target: &JsValue, index: u32) -> Result<JsValue, JsValue> {
     checked(guarded_item(target, index))
-}
-
-/// `Reflect.ownKeys`: every own key, symbols too; runs a Proxy's `ownKeys` trap.
-pub fn own_keys(value: &JsValue) -> Result<Array, JsValue> {
-    checked(guarded_own_keys(value)).map(JsCast::unchecked_into)
 }
 
 /// `Reflect.getOwnPropertyDescriptor`: runs a Proxy's trap; `undefined` for none.
@@ -106,9 +141,16 @@ pub fn object_keys(value: &JsValue) -> Result<Array, JsValue> {
     checked(guarded_keys(value)).map(JsCast::unchecked_into)
 }
 
-/// `Object.create`: a new object with this prototype (an object or null).
-pub fn object_create(prototype: &JsValue) -> Result<JsValue, JsValue> {
-    checked(guarded_create(prototype))
+/// Sets an own, enumerable, writable data property: never a setter on the
+/// prototype chain.
+pub fn define_data(object: &JsValue, key: &JsValue, value: &JsValue) -> Result<(), JsValue> {
+    checked(guarded_define_data(object, key, value)).map(|_| ())
+}
+
+/// A shallow copy of an object that is not an array: its prototype, and
+/// each own enumerable property (symbols too) as an own data property.
+pub fn copy_object(value: &JsValue) -> Result<JsValue, JsValue> {
+    checked(guarded_copy_object(value))
 }
 
 /// `Reflect.construct(constructor, [fields])`: runs the caller's constructor.

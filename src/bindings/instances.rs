@@ -35,7 +35,7 @@ pub fn rebuild(original: &JsValue, edited: &JsValue) -> Result<Option<JsValue>, 
         } else {
             guarded::get(edited, &name)?
         };
-        super::convert::define_data(&fields, &name, value)?;
+        guarded::define_data(&fields, &name, &value)?;
     }
     let prototype = guarded::prototype_of(original)?;
     if !prototype.is_object() {

@@ -31,15 +31,6 @@ extern "C" {
     /// `Reflect.set` on an object the bindings made: nothing can throw.
     #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
     fn reflect_set(target: &JsValue, key: &JsValue, value: &JsValue) -> bool;
-    /// `Reflect.defineProperty`: a `catch` import all the same, since the
-    /// object may be a copy whose prototype is the caller's.
-    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = defineProperty)]
-    pub fn define_property(
-        target: &JsValue,
-        key: &JsValue,
-        descriptor: &JsValue,
-    ) -> Result<bool, JsValue>;
-
     /// The memo's map from the caller's message objects to their numbers:
     /// weak, so it keeps no message alive.
     pub type WeakMap;
@@ -87,7 +78,8 @@ pub fn object(fields: &[(&str, JsValue)]) -> Object {
     object
 }
 
-/// Sets a field of an object the bindings made.
+/// Sets a field of an object the bindings made. The key comes from the
+/// cache of field names: made afresh, it was a string decoded per field.
 pub fn set(object: &Object, key: &str, value: &JsValue) {
-    reflect_set(object, &JsValue::from_str(key), value);
+    reflect_set(object, &super::keys::key(key), value);
 }

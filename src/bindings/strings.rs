@@ -14,24 +14,25 @@ const encoder = new TextEncoder();
 // garbage for the collector on every string read.
 let view = new Uint8Array(0);
 export function kram_encode_into(text, memory, at, capacity) {
-  if (view.buffer !== memory.buffer || view.byteOffset !== at || view.length !== capacity) {
-    view = new Uint8Array(memory.buffer, at, capacity);
+  if (typeof text !== "string") return NaN;
+  try {
+    if (view.buffer !== memory.buffer || view.byteOffset !== at || view.length !== capacity) {
+      view = new Uint8Array(memory.buffer, at, capacity);
+    }
+    const { read, written } = encoder.encodeInto(text, view);
+    return read === text.length ? written : -1 - text.length * 3;
+  } catch {
+    return NaN;
   }
-  const { read, written } = encoder.encodeInto(text, view);
-  return read === text.length ? written : -1 - text.length * 3;
 }
 "#)]
 extern "C" {
-    /// Writes the UTF-8 of `text` at `at`; the byte count, or `-1 - needed`
-    /// when `capacity` is too small. A `catch` import: nothing in it reads a
-    /// caller's object (`text` is a string primitive), but every import is.
-    #[wasm_bindgen(catch)]
-    fn kram_encode_into(
-        text: &JsValue,
-        memory: &JsValue,
-        at: u32,
-        capacity: u32,
-    ) -> Result<f64, JsValue>;
+    /// Writes the UTF-8 of `text` at `at`; the byte count, `-1 - needed`
+    /// when `capacity` is too small, or NaN for anything but a string. It
+    /// reads no caller's object, but catches in JS all the same (NaN): a
+    /// `catch` import's wrapper (a closure and an `apply` a call) was a
+    /// tenth of a structure read.
+    fn kram_encode_into(text: &JsValue, memory: &JsValue, at: u32, capacity: u32) -> f64;
 }
 
 thread_local! {
@@ -39,11 +40,10 @@ thread_local! {
     static BUFFER: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(1 << 16));
 }
 
-/// The text of a string value (`None` for anything else).
+/// The text of a string value (`None` for anything else). `kram_encode_into`
+/// answers NaN for anything else, and `as_string` then says `None`: a call
+/// less for every string than asking first.
 pub fn read_string(value: &JsValue) -> Option<String> {
-    if !value.is_string() {
-        return None;
-    }
     BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
         loop {
@@ -51,13 +51,13 @@ pub fn read_string(value: &JsValue) -> Option<String> {
             let at = buffer.as_mut_ptr() as u32;
             let result = MEMORY.with(|memory| kram_encode_into(value, memory, at, capacity as u32));
             match result {
-                Ok(written) if written >= 0.0 => {
+                written if written >= 0.0 => {
                     let bytes = &buffer.spare_capacity_mut()[..written as usize];
                     // SAFETY: encodeInto wrote `written` bytes of UTF-8 there.
                     let bytes = unsafe { &*(bytes as *const [_] as *const [u8]) };
                     return Some(unsafe { std::str::from_utf8_unchecked(bytes) }.to_owned());
                 }
-                Ok(needed) if needed.is_finite() => buffer.reserve((-1.0 - needed) as usize),
+                needed if needed.is_finite() => buffer.reserve((-1.0 - needed) as usize),
                 _ => return value.as_string(),
             }
         }

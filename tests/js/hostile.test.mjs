@@ -84,6 +84,13 @@ test("an array Proxy whose length throws or lies", () => {
   }
   const content = new Proxy([{ type: "text", text: "a" }], { get: (t, k) => { if (k === "length") throw new Error("len"); return t[k]; } });
   assertAllRefuse(kram, [{ role: "user", content }], "[0].content must be a string, null or an array of content parts, got a non-JSON value");
+  // A length that is the array itself: refused, not a stack overflow (what
+  // the length was was asked of the length, and so on).
+  const endless = new Proxy([], { get: (t, k) => (k === "length" ? endless : t[k]) });
+  assertAllRefuse(kram, [{ role: "user", content: endless }], "[0].content must be a string, null or an array of content parts, got a non-JSON value");
+  for (const { argument, call } of Object.values(EXPORTS)) {
+    assertRefused(() => call(endless), argument, ".length could not be read: it is a non-JSON value");
+  }
 });
 
 test("frozen and sealed messages: read, never changed, copied where edited", () => {
@@ -170,6 +177,23 @@ test("copies keep the prototype, inherited getters and symbol-keyed fields of th
   assert.equal(history[3].content, session()[3].content, "the caller's object is unchanged");
   const bare = withTool((m) => Object.assign(Object.create(null), m));
   assert.equal(Object.getPrototypeOf(kram.pruneForModel(bare, CLEAR_ALL)[3]), null);
+});
+
+test("copies take each own enumerable field once, as data, and leave non-enumerable ones out, as a spread does", () => {
+  let reads = 0;
+  const history = withTool((m) => {
+    const message = { ...m };
+    Object.defineProperty(message, "hidden", { value: "not copied", enumerable: false });
+    Object.defineProperty(message, "counted", { enumerable: true, get: () => ++reads });
+    return message;
+  });
+  const pruned = kram.pruneForModel(history, CLEAR_ALL);
+  assert.equal(pruned[3].content, "[Old tool result content cleared]");
+  assert.equal(Object.hasOwn(pruned[3], "hidden"), false);
+  assert.equal(reads, 1);
+  const counted = Object.getOwnPropertyDescriptor(pruned[3], "counted");
+  assert.deepEqual(counted, { value: 1, writable: true, enumerable: true, configurable: true });
+  assert.deepEqual(Object.keys(pruned[3]), Object.keys({ ...history[3] }));
 });
 
 test("a setter on Object.prototype is never called by a copy", () => {

@@ -1,0 +1,69 @@
+// The package's answers, read through the JS boundary (src/bindings/: field
+// reads, kinds, lengths, strings, copies), against the same rules run
+// natively over serde_json values (examples/answers.rs), on every real
+// session in tests/sessions/ and on generated coding-agent histories: a read
+// at the boundary that lost or changed anything shows up as a difference.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { COMPACTION_MARKER_NAME, effectiveHistory, emergencyPrune, estimateTokens, pruneForModel } from "kram-compaction";
+import { generate } from "../../bench/generate.mjs";
+import { loadRealSessions } from "../support/real-sessions.mjs";
+import { CLEAR_ALL } from "./support/hostile.mjs";
+
+const BUDGETS = [2_000, 60_000]; // as examples/answers.rs asks
+
+function histories() {
+  const out = loadRealSessions().map((session) => ({ name: session.name, messages: session.messages }));
+  for (const seed of [1, 2, 3]) {
+    const { chat, aiSdk } = generate(300, seed);
+    out.push({ name: `generated ${seed}, OpenAI Chat`, messages: chat });
+    out.push({ name: `generated ${seed}, AI SDK`, messages: aiSdk });
+    const marked = [...chat];
+    marked.splice(chat.length - 50, 0, { role: "system", name: COMPACTION_MARKER_NAME, content: "The summary." });
+    out.push({ name: `generated ${seed}, OpenAI Chat, a marker 50 from the end`, messages: marked });
+  }
+  return out;
+}
+
+function answer(call) {
+  try {
+    return JSON.parse(JSON.stringify(call()));
+  } catch (error) {
+    return { error: error.message };
+  }
+}
+
+test("every history function answers through the boundary as it does natively", () => {
+  const all = histories();
+  const dir = mkdtempSync(join(tmpdir(), "kram-parity-"));
+  let native;
+  try {
+    const file = join(dir, "histories.json");
+    writeFileSync(file, JSON.stringify(all.map(({ messages }) => ({ messages }))));
+    const out = execFileSync("cargo", ["run", "--quiet", "--example", "answers", "--", file], {
+      encoding: "utf8",
+      maxBuffer: 1 << 30,
+    });
+    native = JSON.parse(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.equal(native.length, all.length);
+  all.forEach(({ name, messages }, i) => {
+    const ours = {
+      estimateTokens: answer(() => estimateTokens(messages)),
+      effectiveHistory: answer(() => effectiveHistory(messages)),
+      pruneForModel: answer(() => pruneForModel(messages)),
+      "pruneForModel, clearing all": answer(() => pruneForModel(messages, CLEAR_ALL)),
+      emergencyPrune: BUDGETS.map((budget) => answer(() => emergencyPrune(messages, budget))),
+    };
+    for (const [fn, expected] of Object.entries(native[i])) {
+      assert.deepStrictEqual(ours[fn], expected, `${name}: ${fn}`);
+    }
+  });
+  assert.ok(all.length >= 29, `${all.length} histories`);
+});
