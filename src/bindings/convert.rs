@@ -120,13 +120,14 @@ fn length_of(value: &JsValue) -> Option<u32> {
 
 /// A JS array's `length`, read through `Reflect` (a Proxy's trap may throw or
 /// lie): a whole number up to 2^32 - 1, or what went wrong, in words.
-/// `guarded.js`'s `lengthOf` applies the same rule without saying why.
+/// `guarded::length_of` applies the same rule (`whole_length`) without
+/// saying why.
 fn array_length(value: &JsValue) -> Result<u32, String> {
     let length = guarded::get(value, &super::keys::key("length"))
         .map_err(|thrown| describe_thrown(&thrown))?;
-    match length.as_f64() {
-        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as u32),
-        _ => Err(format!("it is {}", JsNode(length).kind().describe())),
+    match length.as_f64().and_then(guarded::whole_length) {
+        Some(n) => Ok(n),
+        None => Err(format!("it is {}", JsNode(length).kind().describe())),
     }
 }
 

@@ -65,21 +65,20 @@ export function field(target, key) {
 }
 
 /**
- * An array's `length` when it is a whole number up to 2^32 - 1, else -1, in
- * one call: reading it and then asking for its number were two.
+ * An array's `length` as a number in one call (reading it and then asking
+ * for its number were two); -1 for a length that is no number at all. Rust
+ * judges the number (`whole_length` in src/bindings/guarded.rs).
  */
 export function lengthOf(value) {
   try {
-    return validLength(Reflect.get(value, "length"));
+    return numberOrMinusOne(Reflect.get(value, "length"));
   } catch (error) {
     return fail(error);
   }
 }
 
-// The rule of array_length in src/bindings/convert.rs, which also says why
-// a length is refused; kept in step with it (tests/js/hostile.test.mjs).
-function validLength(length) {
-  return typeof length === "number" && Number.isInteger(length) && length >= 0 && length <= 4294967295 ? length : -1;
+function numberOrMinusOne(length) {
+  return typeof length === "number" ? length : -1;
 }
 
 /** `operation`, answering what `fail` answers when it throws. */

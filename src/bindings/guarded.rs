@@ -114,11 +114,16 @@ pub fn field(target: &JsValue, key: &JsValue) -> Result<Option<JsValue>, JsValue
 /// when it is anything else, `Err` with what was thrown when reading it threw.
 pub fn length_of(value: &JsValue) -> Result<Option<u32>, JsValue> {
     let length = guarded_length_of(value);
-    if length.is_nan() {
-        took_throw();
+    // A throw answers undefined, NaN here; so does a length of NaN.
+    if length.is_nan() && took_throw() {
         return Err(take_thrown());
     }
-    Ok((length >= 0.0).then_some(length as u32))
+    Ok(whole_length(length))
+}
+
+/// The one rule of an array's length: a whole number from 0 to 2^32 - 1.
+pub fn whole_length(length: f64) -> Option<u32> {
+    (length >= 0.0 && length.fract() == 0.0 && length <= u32::MAX as f64).then_some(length as u32)
 }
 
 /// An element of an array (or anything indexable).

@@ -80,7 +80,15 @@ test("an array Proxy whose length throws or lies", () => {
   for (const { argument, call } of Object.values(EXPORTS)) {
     assertRefused(() => call(lying(() => { throw new Error("len"); })), argument, ".length could not be read: it threw len");
     assertRefused(() => call(lying(() => "7")), argument, ".length could not be read: it is string");
-    assertRefused(() => call(lying(() => -1)), argument, ".length could not be read: it is number");
+    for (const number of [-1, 1.5, NaN, 2 ** 32]) {
+      assertRefused(() => call(lying(() => number)), argument, ".length could not be read: it is number");
+    }
+  }
+  // The same rule where a field's array is read (the kind of the field):
+  // a length that is no whole number from 0 to 2^32 - 1 is no array.
+  for (const number of [NaN, 1.5, -1, 2 ** 32, "1"]) {
+    const parts = new Proxy([{ type: "text", text: "a" }], { get: (t, k) => (k === "length" ? number : t[k]) });
+    assertAllRefuse(kram, [{ role: "user", content: parts }], "[0].content must be a string, null or an array of content parts, got a non-JSON value");
   }
   const content = new Proxy([{ type: "text", text: "a" }], { get: (t, k) => { if (k === "length") throw new Error("len"); return t[k]; } });
   assertAllRefuse(kram, [{ role: "user", content }], "[0].content must be a string, null or an array of content parts, got a non-JSON value");
