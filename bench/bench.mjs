@@ -170,25 +170,19 @@ for (const size of SIZES) {
     row.times[name] = await timeAfter(setup, work, runs);
     process.stderr.write(`bench: ${size} ${name} ${row.times[name].median.toFixed(2)} ms\n`);
   };
-  await after(
-    "ContextManager.prepare, one more turn",
-    async () => {
-      const manager = new kram.ContextManager(roomy);
-      await manager.prepare(seen);
-      return manager;
-    },
-    (manager) => manager.prepare(history.chat),
-  );
+  /** A manager with these options that has prepared the history but its last turn. */
+  const managerThatSaw = (options) => async () => {
+    const manager = new kram.ContextManager(options);
+    await manager.prepare(seen);
+    return manager;
+  };
+  await after("ContextManager.prepare, one more turn", managerThatSaw(roomy), (manager) => manager.prepare(history.chat));
   // The same turn over the budget, where pruning is enough: the tier a long
   // session sits at, reading its history, its pruned copy and its estimate.
   const prunedBudget = { maxTokens: Math.ceil(1.5 * kram.estimateTokens(kram.pruneForModel(history.chat))) };
   await after(
     "ContextManager.prepare, one more turn, pruned tier",
-    async () => {
-      const manager = new kram.ContextManager(prunedBudget);
-      await manager.prepare(seen);
-      return manager;
-    },
+    managerThatSaw(prunedBudget),
     async (manager) => {
       const { tier } = await manager.prepare(history.chat);
       if (tier !== "pruned") throw new Error(`the pruned-tier turn came out ${tier}`);
