@@ -89,6 +89,13 @@ pub trait Node: Sized {
         self.text().is_some_and(|own| own == text)
     }
 
+    /// Whether this is a string that starts with `prefix`. A JS string is
+    /// looked at where it is: the marker check needs only a text's start,
+    /// and a long first text is not copied for it.
+    fn text_starts_with(&self, prefix: &str) -> bool {
+        self.text().is_some_and(|own| own.starts_with(prefix))
+    }
+
     /// The length of an array, `None` for anything else.
     fn array_len(&self) -> Option<usize>;
 

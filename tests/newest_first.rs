@@ -5,7 +5,9 @@
 //! every format's session repeated, and with their errors.
 
 use kram_compaction::cuts;
-use kram_compaction::formats::{read_history, read_structure, Format, ALL_FORMATS};
+use kram_compaction::formats::{
+    read_history, read_structure, shared::tagged, Format, MessageReader, ALL_FORMATS,
+};
 use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::newest_first;
 use kram_compaction::prune::{self, emergency_cut, PruneOptions, DEFAULT_PLACEHOLDER};
@@ -266,4 +268,64 @@ fn a_small_budget_is_decided_by_the_newest_messages_in_every_format() {
             );
         }
     }
+}
+
+/// The marker search reads most messages' roles alone
+/// (`Format::reads_as_marker`); it must say what the message's view says,
+/// and fail only where the view fails. Over every format's session, its
+/// marker, and messages that look like one in other ways.
+#[test]
+fn every_message_reads_as_a_marker_as_its_view_marks_it() {
+    let text = tagged("So far.");
+    let mut messages: Vec<Value> = ALL_FORMATS
+        .iter()
+        .flat_map(|format| {
+            let mut session = fixture(*format);
+            session.push(format.marker("So far."));
+            session
+        })
+        .collect();
+    for role in ["system", "developer", "user", "assistant", "tool", "model"] {
+        messages.extend([
+            json!({ "role": role, "content": text }),
+            json!({ "role": role, "content": [{ "type": "text", "text": text }] }),
+            json!({ "role": role, "content": [{ "type": "input_text", "text": text }] }),
+            json!({ "role": role, "content": [{ "type": "image", "image": "x" }, { "type": "text", "text": text }] }),
+            json!({ "role": role, "parts": [{ "type": "text", "text": text }] }),
+            json!({ "role": role, "parts": [{ "text": text }] }),
+            json!({ "role": role, "name": COMPACTION_MARKER_NAME, "content": "So far." }),
+            json!({ "role": role, "content": 7 }),
+            json!({ "type": "message", "role": role, "content": text }),
+        ]);
+    }
+    messages.extend([
+        json!({ "parts": [{ "text": text }] }),
+        json!({ "type": "function_call_output", "call_id": "c", "output": text }),
+        json!({ "role": 7, "content": text }),
+        json!("not a message"),
+    ]);
+    let mut markers = 0;
+    for (index, message) in messages.iter().enumerate() {
+        let reader = MessageReader {
+            argument: "all",
+            index,
+            placeholder: DEFAULT_PLACEHOLDER,
+            sizes: false,
+            cleared: false,
+        };
+        for format in ALL_FORMATS {
+            let probe = format.reads_as_marker(&message, &reader);
+            match format.view(&message, &reader) {
+                Ok(view) => {
+                    assert_eq!(probe, Ok(view.is_marker), "{} of {message}", format.name());
+                    markers += usize::from(view.is_marker);
+                }
+                Err(_) => assert!(probe != Ok(true), "{} of {message}", format.name()),
+            }
+        }
+    }
+    assert!(
+        markers > 20,
+        "the messages hold markers in several formats: {markers}"
+    );
 }

@@ -51,6 +51,10 @@ impl Node for JsNode {
         self.0.is_string() && self.0 == super::keys::key(text)
     }
 
+    fn text_starts_with(&self, prefix: &str) -> bool {
+        super::strings::starts_with(&self.0, prefix)
+    }
+
     fn array_len(&self) -> Option<usize> {
         match guarded::kind(&self.0) {
             Kind::Array => length_of(&self.0).map(|length| length as usize),

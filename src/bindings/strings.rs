@@ -13,17 +13,32 @@ const encoder = new TextEncoder();
 // The buffer is reused, so its view is too: a view made per string was
 // garbage for the collector on every string read.
 let view = new Uint8Array(0);
+const SHORT = 32;
 export function kram_encode_into(text, memory, at, capacity) {
   if (typeof text !== "string") return NaN;
   try {
     if (view.buffer !== memory.buffer || view.byteOffset !== at || view.length !== capacity) {
       view = new Uint8Array(memory.buffer, at, capacity);
     }
+    if (text.length <= SHORT && text.length <= capacity) {
+      // Roles, types and ids: a loop over ASCII is faster than encodeInto,
+      // whose result object is garbage on every call.
+      let i = 0;
+      for (; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code > 0x7f) break;
+        view[i] = code;
+      }
+      if (i === text.length) return i;
+    }
     const { read, written } = encoder.encodeInto(text, view);
     return read === text.length ? written : -1 - text.length * 3;
   } catch {
     return NaN;
   }
+}
+export function kram_starts_with(text, prefix) {
+  return typeof text === "string" && text.startsWith(prefix);
 }
 "#)]
 extern "C" {
@@ -33,6 +48,14 @@ extern "C" {
     /// `catch` import's wrapper (a closure and an `apply` a call) was a
     /// tenth of a structure read.
     fn kram_encode_into(text: &JsValue, memory: &JsValue, at: u32, capacity: u32) -> f64;
+    /// Whether `text` is a string that starts with `prefix` (a string).
+    /// Neither is read into Rust, and nothing here can throw.
+    fn kram_starts_with(text: &JsValue, prefix: &JsValue) -> bool;
+}
+
+/// Whether a value is a string that starts with `prefix`, looked at in JS.
+pub fn starts_with(value: &JsValue, prefix: &str) -> bool {
+    kram_starts_with(value, &super::keys::key(prefix))
 }
 
 thread_local! {

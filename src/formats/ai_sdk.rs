@@ -80,6 +80,16 @@ pub struct Version<N> {
 pub type PayloadReader<N> =
     fn(&N, usize, &str, &MessageReader) -> Result<(u64, Option<ToolResult>), InputError>;
 
+/// A message's role as its view reads it (its name, the one the marker
+/// rule is given, and its kind): the first read of `view`, and all the
+/// newest-first search for a marker reads of most messages.
+pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
+    if message.kind() != Kind::Object {
+        return Err(reader.type_error("", "a message object", message.kind()));
+    }
+    role_of(message, reader, ROLES, "")
+}
+
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     let version = Version {
         arguments_key: "input",
@@ -96,10 +106,7 @@ pub fn view_with<N: Node>(
     reader: &MessageReader,
     version: &Version<N>,
 ) -> Result<MessageView, InputError> {
-    if message.kind() != Kind::Object {
-        return Err(reader.type_error("", "a message object", message.kind()));
-    }
-    let (role_name, role) = role_of(message, reader, ROLES, "")?;
+    let (role_name, role) = role(message, reader)?;
     let content = reader.get(message, "", "content")?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;
@@ -125,7 +132,7 @@ pub fn view_with<N: Node>(
     view.mark(is_marker(
         &role_name,
         string_field(message, "name").as_deref(),
-        first.as_deref(),
+        first,
     ));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)

@@ -64,11 +64,18 @@ fn is_tool_part(part_type: &str) -> bool {
     part_type.starts_with("tool-") || part_type == "dynamic-tool"
 }
 
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+/// A message's role as its view reads it (its name, the one the marker
+/// rule is given, and its kind): the first read of `view`, and all the
+/// newest-first search for a marker reads of most messages.
+pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
     if message.kind() != Kind::Object {
         return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let (role_name, role) = role_of(message, reader, ROLES, "")?;
+    role_of(message, reader, ROLES, "")
+}
+
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+    let (role_name, role) = role(message, reader)?;
     let parts_value = match reader.get(message, "", "parts")? {
         Some(value) if value.kind() == Kind::Array => value,
         other => {
@@ -124,11 +131,9 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         };
     }
     model_messages += step.model_messages();
-    let first = match role_name.as_str() {
-        "system" | "user" => crate::formats::shared::first_text(Some(&parts_value)),
-        _ => None,
-    };
-    view.mark(is_marker(&role_name, None, first.as_deref()));
+    let tagged = matches!(role_name.as_str(), "system" | "user")
+        && crate::formats::shared::first_text_tagged(Some(&parts_value));
+    view.mark(is_marker(&role_name, None, tagged));
     view.tokens = MESSAGE_OVERHEAD * model_messages.max(1) + estimate::milli_to_tokens(milli);
     Ok(view)
 }

@@ -51,11 +51,18 @@ fn is_reply<N: Node>(message: &N, content: Kind) -> bool {
         && content == Kind::Array
 }
 
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+/// A message's role as its view reads it (its name, the one the marker
+/// rule is given, and its kind): the first read of `view`, and all the
+/// newest-first search for a marker reads of most messages.
+pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
     if message.kind() != Kind::Object {
         return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let (role_name, mut role) = role_of(message, reader, ROLES, NO_SYSTEM_ROLE)?;
+    role_of(message, reader, ROLES, NO_SYSTEM_ROLE)
+}
+
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+    let (role_name, mut role) = role(message, reader)?;
     let content = reader.get(message, "", "content")?;
     let mut milli = 0;
     let mut opens = Vec::new();
@@ -103,7 +110,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     let marker = is_marker(
         &role_name,
         None,
-        tag_candidate(&role_name, content.as_ref()).as_deref(),
+        tag_candidate(&role_name, content.as_ref()),
     );
     if marker {
         role = Role::System;

@@ -13,7 +13,7 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     foreign_field, has, is_marker, json_text, parts, parts_array, role_misfit, role_of,
-    string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
+    starts_with_tag, string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -69,14 +69,21 @@ struct Reading {
     other_parts: usize,
 }
 
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+/// A content's role (the user's when it has none) as its view reads it (its name, the one the marker
+/// rule is given, and its kind): the first read of `view`, and all the
+/// newest-first search for a marker reads of most messages.
+pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
     if message.kind() != Kind::Object {
         return Err(reader.type_error("", "a content object", message.kind()));
     }
-    let (role_name, mut role) = match reader.get(message, "", "role")? {
-        None => ("user".to_string(), Role::User),
-        Some(_) => role_of(message, reader, ROLES, NO_SYSTEM_ROLE)?,
-    };
+    match reader.get(message, "", "role")? {
+        None => Ok(("user".to_string(), Role::User)),
+        Some(_) => role_of(message, reader, ROLES, NO_SYSTEM_ROLE),
+    }
+}
+
+pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+    let (role_name, mut role) = role(message, reader)?;
     let parts_value = match reader.get(message, "", "parts")? {
         Some(value) if value.kind() == Kind::Array => value,
         other => {
@@ -105,11 +112,11 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
             &mut responses_by_name,
         )?;
     }
-    let first_text = parts
+    let tagged = parts
         .first()
         .filter(|(_, part)| !is_thought(part))
-        .and_then(|(_, part)| string_field(part, "text"));
-    let marker = is_marker(&role_name, None, first_text.as_deref());
+        .is_some_and(|(_, part)| starts_with_tag(part.field("text").ok().flatten().as_ref()));
+    let marker = is_marker(&role_name, None, tagged);
     if marker {
         role = Role::System;
     } else if !reading.answers.is_empty() && reading.other_parts == 0 {

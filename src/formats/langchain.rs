@@ -197,6 +197,15 @@ fn role_of<N: Node>(
     Ok((lc_type, role))
 }
 
+/// A message's role for the marker rule (`tag_role`) and its kind, read as
+/// its view reads them: all the newest-first search for a marker reads of
+/// most messages.
+pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
+    let body = body(message, reader)?;
+    let (_, role) = role_of(message, &body, reader)?;
+    Ok((tag_role(role).to_string(), role))
+}
+
 /// The marker-tag role name the shared rules use for a LangChain type.
 fn tag_role(role: Role) -> &'static str {
     match role {
@@ -261,7 +270,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     }
 
     let first = tag_candidate(tag_role(role), content.as_ref());
-    view.mark(is_marker(tag_role(role), None, first.as_deref()));
+    view.mark(is_marker(tag_role(role), None, first));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }

@@ -135,6 +135,32 @@ impl Format {
         }
     }
 
+    /// Whether a message reads as a compaction marker, no further than that
+    /// needs: its role, and the whole message (`view`) only when the role is
+    /// one a marker can have (`shared::may_be_marker`). An error is one
+    /// `view` would report.
+    pub fn reads_as_marker<N: Node>(
+        self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<bool, InputError> {
+        let role = match self {
+            Format::OpenAiChat | Format::Ollama => Some(shared::chat_role(message, reader)?),
+            Format::AiSdk | Format::AiSdk4 => Some(ai_sdk::role(message, reader)?),
+            Format::Anthropic => Some(anthropic::role(message, reader)?),
+            Format::OpenAiResponses => openai_responses::role(message, reader)?,
+            Format::Gemini => Some(gemini::role(message, reader)?),
+            Format::LangChain => Some(langchain::role(message, reader)?),
+            Format::AiSdkUi => Some(ai_sdk_ui::role(message, reader)?),
+        };
+        match role {
+            Some((name, _)) if shared::may_be_marker(&name) => {
+                Ok(self.view(message, reader)?.is_marker)
+            }
+            _ => Ok(false),
+        }
+    }
+
     /// Reads one message's content for the summariser's transcript.
     pub fn content<N: Node>(
         self,

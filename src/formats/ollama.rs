@@ -16,7 +16,7 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_role, foreign_field, has, is_marker, json_text, part_at, part_count, role_misfit,
-    string_field, string_role, subfield, untagged, ATTACHMENT_MILLI,
+    starts_with_tag, string_field, string_role, subfield, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -119,13 +119,9 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
             ));
         }
     }
-    let first = match role_name.as_str() {
-        "system" | "user" => content
-            .as_ref()
-            .and_then(|c| c.text().map(|t| t.into_owned())),
-        _ => None,
-    };
-    view.mark(is_marker(&role_name, None, first.as_deref()));
+    let tagged =
+        matches!(role_name.as_str(), "system" | "user") && starts_with_tag(content.as_ref());
+    view.mark(is_marker(&role_name, None, tagged));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }

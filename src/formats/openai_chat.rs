@@ -50,7 +50,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     if role == Role::Tool {
         read_tool_answer(message, reader, &role_name, payload, &mut view)?;
     }
-    view.mark(is_marker(&role_name, name.as_deref(), first.as_deref()));
+    view.mark(is_marker(&role_name, name.as_deref(), first));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }

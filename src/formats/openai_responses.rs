@@ -86,11 +86,13 @@ fn message_misfit<N: Node>(message: &N) -> Option<String> {
     chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), Format::OpenAiResponses))
 }
 
-pub fn view<N: Node>(item: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+/// An item's `type`; an item reference's when it has none (`None` for a
+/// message without one).
+fn item_type<N: Node>(item: &N, reader: &MessageReader) -> Result<Option<String>, InputError> {
     if item.kind() != Kind::Object {
         return Err(reader.type_error("", "an input item object", item.kind()));
     }
-    let item_type = match reader.get(item, "", "type")? {
+    Ok(match reader.get(item, "", "type")? {
         Some(item_type) if item_type.kind() == Kind::String => {
             item_type.text().map(|t| t.into_owned())
         }
@@ -99,10 +101,38 @@ pub fn view<N: Node>(item: &N, reader: &MessageReader) -> Result<MessageView, In
         }
         _ if is_reference(item) => Some("item_reference".to_string()),
         _ => None,
-    };
+    })
+}
+
+/// Whether an item is a message (untyped, or of type `message`).
+fn is_message(item_type: Option<&str>) -> bool {
+    matches!(item_type, None | Some("message"))
+}
+
+/// A message item's role as its view reads it (its name, the one the marker
+/// rule is given, and its kind), `None` for the other items, which are never
+/// a marker: all the newest-first search for a marker reads of most items.
+pub fn role<N: Node>(
+    item: &N,
+    reader: &MessageReader,
+) -> Result<Option<(String, Role)>, InputError> {
+    if !is_message(item_type(item, reader)?.as_deref()) {
+        return Ok(None);
+    }
+    message_role(item, reader).map(Some)
+}
+
+fn message_role<N: Node>(item: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
+    role_of(item, reader, ROLES, "")
+}
+
+pub fn view<N: Node>(item: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+    let item_type = item_type(item, reader)?;
     let mut view = MessageView::empty(Role::Assistant);
-    let milli = match item_type.as_deref() {
-        None | Some("message") => message_milli(item, reader, &mut view)?,
+    // `None` for a message, untyped or not (`is_message`).
+    let other_type = item_type.as_deref().filter(|kind| !is_message(Some(kind)));
+    let milli = match other_type {
+        None => message_milli(item, reader, &mut view)?,
         Some("function_call") => {
             view.opens
                 .push(reader.required_string(item, "", "call_id")?);
@@ -160,7 +190,7 @@ fn message_milli<N: Node>(
     reader: &MessageReader,
     view: &mut MessageView,
 ) -> Result<u64, InputError> {
-    let (role_name, role) = role_of(item, reader, ROLES, "")?;
+    let (role_name, role) = message_role(item, reader)?;
     view.role = role;
     let content = reader.get(item, "", "content")?;
     let milli = match &content {
@@ -177,7 +207,7 @@ fn message_milli<N: Node>(
     view.mark(is_marker(
         &role_name,
         None,
-        tag_candidate(&role_name, content.as_ref()).as_deref(),
+        tag_candidate(&role_name, content.as_ref()),
     ));
     Ok(milli)
 }

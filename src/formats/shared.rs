@@ -39,41 +39,56 @@ pub fn untagged(text: &str) -> &str {
     }
 }
 
+/// The roles a compaction marker can have (see `is_marker`): a message of
+/// any other role is no marker, whatever it holds.
+pub fn may_be_marker(role: &str) -> bool {
+    matches!(role, "system" | "developer" | "user")
+}
+
 /// Whether a message is a compaction marker, in any format's spelling: a
 /// system message named with the marker name (OpenAI Chat), or a system,
 /// developer or user message whose first text starts with the marker tag
-/// (the others). Every format recognises both, so a history that fits several
-/// formats finds the same markers whichever it is read as.
-pub fn is_marker(role: &str, name: Option<&str>, first_text: Option<&str>) -> bool {
+/// (the others, `first_text_tagged`). Every format recognises both, so a
+/// history that fits several formats finds the same markers whichever it is
+/// read as.
+pub fn is_marker(role: &str, name: Option<&str>, first_text_tagged: bool) -> bool {
     let named = role == "system" && name == Some(COMPACTION_MARKER_NAME);
-    let tagged = matches!(role, "system" | "developer" | "user")
-        && first_text.is_some_and(|text| text.starts_with(MARKER_OPEN));
-    named || tagged
+    named || (may_be_marker(role) && first_text_tagged)
 }
 
-/// The first text of a message whose role can carry the marker tag, for
-/// `is_marker`; `None` for the other roles, whose content (tool output, most
-/// of a history's bytes) is then not read a second time.
-pub fn tag_candidate<N: Node>(role: &str, content: Option<&N>) -> Option<String> {
-    match role {
-        "system" | "developer" | "user" => first_text(content),
-        _ => None,
-    }
+/// Whether the first text of a message whose role may be a marker starts
+/// with the marker tag; `false` for the other roles, whose content (tool
+/// output, most of a history's bytes) is then not looked at again.
+pub fn tag_candidate<N: Node>(role: &str, content: Option<&N>) -> bool {
+    may_be_marker(role) && first_text_tagged(content)
 }
 
-/// The first text of a message's content: the string itself, or the text of
-/// a first part that is a text part.
-pub fn first_text<N: Node>(content: Option<&N>) -> Option<String> {
-    let content = content?;
-    if let Some(text) = content.text() {
-        return Some(text.into_owned());
+/// Whether the first text of a message's content (the string itself, or
+/// the text of a first part that is a text part) starts with the marker
+/// tag. Only the start is looked at: a first text can be long.
+pub fn first_text_tagged<N: Node>(content: Option<&N>) -> bool {
+    let Some(content) = content else {
+        return false;
+    };
+    if content.kind() == Kind::String {
+        return starts_with_tag(Some(content));
     }
-    content.array_len().filter(|len| *len > 0)?;
-    let part = content.item(0).ok()?;
+    let Some(part) = content
+        .array_len()
+        .filter(|len| *len > 0)
+        .and_then(|_| content.item(0).ok())
+    else {
+        return false;
+    };
     match type_name(&part).as_deref() {
-        Some("text" | "input_text") => string_field(&part, "text"),
-        _ => None,
+        Some("text" | "input_text") => starts_with_tag(part.field("text").ok().flatten().as_ref()),
+        _ => false,
     }
+}
+
+/// Whether a value is a text that starts with the marker tag.
+pub fn starts_with_tag<N: Node>(text: Option<&N>) -> bool {
+    text.is_some_and(|text| text.text_starts_with(MARKER_OPEN))
 }
 
 /// The `type` of a part or item, when it is a string.
@@ -468,13 +483,12 @@ mod tests {
     #[test]
     fn the_marker_tag_wraps_and_unwraps() {
         let text = tagged("Summary.\nSecond line.");
-        assert!(is_marker("user", None, Some(&text)));
-        assert!(!is_marker("assistant", None, Some(&text)));
-        assert!(is_marker(
-            "system",
-            Some(COMPACTION_MARKER_NAME),
-            Some("plain")
-        ));
+        let content = serde_json::json!(text);
+        assert!(tag_candidate("user", Some(&&content)));
+        assert!(!tag_candidate("assistant", Some(&&content)));
+        assert!(is_marker("user", None, true));
+        assert!(!is_marker("assistant", None, true));
+        assert!(is_marker("system", Some(COMPACTION_MARKER_NAME), false));
         assert_eq!(untagged(&text), "Summary.\nSecond line.");
         assert_eq!(untagged("not a marker"), "not a marker");
     }

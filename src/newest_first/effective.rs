@@ -1,14 +1,14 @@
 //! The effective history's bounds, read newest first: the leading messages
-//! for the instructions, then runs of older and older messages from the end
-//! until one holds a marker. With no marker, every message is read, once.
+//! for the instructions, then each message from the end, only as far as it
+//! takes to know whether it is a marker, until one is.
 
 use crate::cuts;
 use crate::error::InputError;
-use crate::formats::{read_structure, Format, Reading};
+use crate::formats::{read_structure, Format, MessageReader, Reading, ALL_FORMATS};
 use crate::node::Node;
 use crate::prune::DEFAULT_PLACEHOLDER;
 
-use super::{Runs, FIRST_WINDOW, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST};
+use super::{Runs, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST};
 
 /// `cuts::effective_bounds` of `all`, read newest first: the number of
 /// instructions, and where the effective history goes on from.
@@ -17,7 +17,7 @@ pub fn effective_bounds<N: Node>(
     format: Option<Format>,
     argument: &str,
 ) -> Result<(usize, usize), InputError> {
-    if let Some(bounds) = bounds_from_the_end(all, format) {
+    if let Some(bounds) = bounds_from_the_end(all, format, argument) {
         return Ok(bounds);
     }
     Ok(cuts::effective_bounds(&read_structure(
@@ -25,33 +25,62 @@ pub fn effective_bounds<N: Node>(
     )?))
 }
 
-/// The bounds from the leading messages and the runs from the end, or
-/// `None` to read the whole history.
-fn bounds_from_the_end<N: Node>(all: &[N], format: Option<Format>) -> Option<(usize, usize)> {
+/// The bounds from the leading messages and a search for the newest marker
+/// from the end, or `None` to read the whole history.
+///
+/// The search reads of each message its role (`Format::reads_as_marker`),
+/// and the whole message only when its role is one a marker can have, in
+/// every format the leading messages fit. A format that cannot read a
+/// message is not the history's; formats that read it differently, or none
+/// left, are settled by the whole read.
+fn bounds_from_the_end<N: Node>(
+    all: &[N],
+    format: Option<Format>,
+    argument: &str,
+) -> Option<(usize, usize)> {
     if all.len() < SHORTEST_READ_NEWEST_FIRST {
         return None;
     }
     let mut runs = Runs::new();
-    let read = |runs: &mut Runs, messages: &[N]| {
-        runs.read(messages, format, DEFAULT_PLACEHOLDER, Reading::Structure)
-    };
-    let probe = read(&mut runs, &all[..LEADING_PROBE])?.views;
+    let leading = &all[..LEADING_PROBE];
+    let probe = runs
+        .read(leading, format, DEFAULT_PLACEHOLDER, Reading::Structure)?
+        .views;
     let instructions = cuts::instructions(&probe);
     if instructions == probe.len() {
         return None; // the instructions may go on past the probe
     }
+    let mut formats: Vec<Format> = ALL_FORMATS
+        .iter()
+        .copied()
+        .filter(|f| runs.formats & f.bit() != 0)
+        .collect();
     // The marker is never among the instructions, so the newest one after
     // the probe, or else the probe's, is where the effective history starts.
-    let mut end = all.len();
-    let mut window = FIRST_WINDOW;
-    while end > LEADING_PROBE {
-        let start = end.saturating_sub(window).max(LEADING_PROBE);
-        let views = read(&mut runs, &all[start..end])?.views;
-        if let Some(marker) = views.iter().rposition(|view| view.is_marker) {
-            return Some((instructions, start + marker));
+    for index in (LEADING_PROBE..all.len()).rev() {
+        let reader = MessageReader {
+            argument,
+            index,
+            placeholder: DEFAULT_PLACEHOLDER,
+            sizes: false,
+            cleared: false,
+        };
+        let mut verdicts = Vec::with_capacity(formats.len());
+        formats.retain(|f| match f.reads_as_marker(&all[index], &reader) {
+            Ok(marker) => {
+                verdicts.push(marker);
+                true
+            }
+            Err(_) => false,
+        });
+        match verdicts.split_first() {
+            Some((&marker, rest)) if rest.iter().all(|&other| other == marker) => {
+                if marker {
+                    return Some((instructions, index));
+                }
+            }
+            _ => return None,
         }
-        end = start;
-        window *= 4;
     }
     Some(cuts::effective_bounds(&probe))
 }

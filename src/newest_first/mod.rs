@@ -1,15 +1,16 @@
 //! Reading a history newest first, only as far back as a decision needs.
 //! Whatever the messages read cannot settle, and any error, goes to the read
 //! of the whole history, so the answers and the errors are a whole read's.
-//! The emergency cut and the effective history leave the older messages
-//! unread (so a history that mixes formats, or holds a broken message, only
-//! among them is not refused); pruning reads every message, the older ones
-//! without their estimates.
+//! The emergency cut leaves the older messages unread, and the effective
+//! history reads most messages' roles alone (so a history that mixes
+//! formats, or holds a broken message, only among those is not refused);
+//! pruning reads every message, the older ones without their estimates.
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.
-//! - `effective`: the effective history looks for the newest marker from the
-//!   end, and reads the leading messages for the instructions.
+//! - `effective`: the effective history reads the leading messages for the
+//!   instructions, then each message's role from the end (and the whole
+//!   message only when the role is a marker's) until one is a marker.
 //! - `prune`: pruning reads the newest messages' estimates until the
 //!   protected tail and the minimum saving are decided, and the older ones
 //!   only for where their results are.
