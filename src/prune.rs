@@ -118,7 +118,7 @@ fn clear_before(
             (false, true) => &view.tool_results[..view.earlier_step_results],
             (false, false) => &[],
         };
-        walk.visit(index, view, results, options);
+        walk.visit(index, view.is_marker, results, options);
     }
     walk.finish(options)
 }
@@ -135,15 +135,16 @@ struct ClearingWalk {
 }
 
 impl ClearingWalk {
-    /// Walks the message at `index`, of which `results` may be cleared.
+    /// Walks the message at `index`, of which `results` may be cleared
+    /// (none of a marker's).
     fn visit(
         &mut self,
         index: usize,
-        view: &MessageView,
+        is_marker: bool,
         results: &[ToolResult],
         options: &PruneOptions,
     ) {
-        if view.is_marker {
+        if is_marker {
             return;
         }
         for result in results.iter().rev() {
@@ -220,9 +221,20 @@ impl<'a> NewestFirstPruning<'a> {
                 self.past_tail = self.turns_seen == self.options.protect_turns;
                 continue;
             }
-            self.walk
-                .visit(start + offset, view, &view.tool_results, self.options);
+            self.walk.visit(
+                start + offset,
+                view.is_marker,
+                &view.tool_results,
+                self.options,
+            );
         }
+    }
+
+    /// Walks an older message once the walk is decided: of it, only
+    /// whether it is a marker and its results matter.
+    pub fn walk_decided(&mut self, index: usize, is_marker: bool, results: &[ToolResult]) {
+        debug_assert!(self.decided());
+        self.walk.visit(index, is_marker, results, self.options);
     }
 
     pub fn decided(&self) -> bool {

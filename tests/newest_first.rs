@@ -203,11 +203,12 @@ fn every_format_s_session_repeated_has_the_bounds_and_the_pruning_of_a_whole_rea
     }
 }
 
-/// Older messages than the newest marker are left unread; pruning reads
-/// every message for where its results are, so its errors are the whole
-/// read's anywhere.
+/// Older messages than the newest marker are read for their role alone;
+/// pruning reads every older tool message (in OpenAI Chat, only tool
+/// messages hold results), so its errors there are the whole read's, and
+/// leaves the other older messages at their role.
 #[test]
-fn a_bad_message_before_the_marker_is_not_read_and_pruning_reads_all_of_them() {
+fn a_bad_message_before_the_marker_is_not_read_and_pruning_reads_every_older_result() {
     let parts: Vec<(u8, usize, u8)> = (0..300)
         .map(|i| ((i % 10) as u8, 40, (i % 24) as u8))
         .collect();
@@ -217,13 +218,26 @@ fn a_bad_message_before_the_marker_is_not_read_and_pruning_reads_all_of_them() {
         marker,
         json!({ "role": "system", "name": COMPACTION_MARKER_NAME, "content": "So far." }),
     );
+    assert_eq!(messages[20]["role"], "tool");
+    assert_eq!(messages[16]["role"], "assistant");
     messages[20]["content"] = json!(7);
     let bounds = newest_first::effective_bounds(&refs(&messages), None, "all").unwrap();
     assert_eq!(bounds, (2, marker), "two system messages lead");
     let whole = read_history(&refs(&messages), None, "effective", DEFAULT_PLACEHOLDER).unwrap_err();
-    let pruned =
-        newest_first::prune_plan(&refs(&messages), &small_options(1, 0, 0), None, "effective");
+    let options = small_options(1, 0, 0);
+    let pruned = newest_first::prune_plan(&refs(&messages), &options, None, "effective");
     assert_eq!(pruned.unwrap_err(), whole);
+
+    messages[20]["content"] = json!("output");
+    let edits = newest_first::prune_plan(&refs(&messages), &options, None, "effective").unwrap();
+    messages[16]["content"] = json!(7);
+    read_history(&refs(&messages), None, "effective", DEFAULT_PLACEHOLDER).unwrap_err();
+    let unchecked = newest_first::prune_plan(&refs(&messages), &options, None, "effective");
+    assert_eq!(
+        unchecked.unwrap(),
+        edits,
+        "an older assistant message is read for its role"
+    );
 }
 
 #[test]
@@ -270,12 +284,12 @@ fn a_small_budget_is_decided_by_the_newest_messages_in_every_format() {
     }
 }
 
-/// The marker search reads most messages' roles alone
-/// (`Format::reads_as_marker`); it must say what the message's view says,
-/// and fail only where the view fails. Over every format's session, its
+/// The marker search and pruning's older messages read most messages'
+/// roles alone (`Format::reads_as_marker`, `Format::view_if_results`); they
+/// must say what the message's view says, and fail only where it fails. Over every format's session, its
 /// marker, and messages that look like one in other ways.
 #[test]
-fn every_message_reads_as_a_marker_as_its_view_marks_it() {
+fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
     let text = tagged("So far.");
     let mut messages: Vec<Value> = ALL_FORMATS
         .iter()
@@ -304,7 +318,7 @@ fn every_message_reads_as_a_marker_as_its_view_marks_it() {
         json!({ "role": 7, "content": text }),
         json!("not a message"),
     ]);
-    let mut markers = 0;
+    let (mut markers, mut results_read) = (0, 0);
     for (index, message) in messages.iter().enumerate() {
         let reader = MessageReader {
             argument: "all",
@@ -315,12 +329,23 @@ fn every_message_reads_as_a_marker_as_its_view_marks_it() {
         };
         for format in ALL_FORMATS {
             let probe = format.reads_as_marker(&message, &reader);
+            let results = format.view_if_results(&message, &reader);
+            let name = format.name();
             match format.view(&message, &reader) {
                 Ok(view) => {
-                    assert_eq!(probe, Ok(view.is_marker), "{} of {message}", format.name());
+                    assert_eq!(probe, Ok(view.is_marker), "{name} of {message}");
                     markers += usize::from(view.is_marker);
+                    match results {
+                        Ok(Some(read)) => assert_eq!(read, view, "{name} of {message}"),
+                        Ok(None) => assert!(view.tool_results.is_empty(), "{name}: {message}"),
+                        Err(error) => panic!("{name} of {message}: {error:?}"),
+                    }
+                    results_read += usize::from(!view.tool_results.is_empty());
                 }
-                Err(_) => assert!(probe != Ok(true), "{} of {message}", format.name()),
+                Err(_) => {
+                    assert!(probe != Ok(true), "{name} of {message}");
+                    assert!(!matches!(results, Ok(Some(_))), "{name} of {message}");
+                }
             }
         }
     }
@@ -328,4 +353,5 @@ fn every_message_reads_as_a_marker_as_its_view_marks_it() {
         markers > 20,
         "the messages hold markers in several formats: {markers}"
     );
+    assert!(results_read > 20, "and tool results: {results_read}");
 }

@@ -21,7 +21,7 @@ use crate::content::Content;
 use crate::error::InputError;
 use crate::memo::{History, ReadKey, Recall};
 use crate::node::{Kind, Node};
-use crate::view::MessageView;
+use crate::view::{MessageView, Role};
 
 /// A message format that JS agent loops store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +135,25 @@ impl Format {
         }
     }
 
+    /// A message's role as its view reads it (the name the marker rule is
+    /// given, and its kind); `None` for an item that is no message (OpenAI
+    /// Responses). An error is one `view` would report.
+    pub fn role<N: Node>(
+        self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<Option<(String, Role)>, InputError> {
+        Ok(match self {
+            Format::OpenAiChat | Format::Ollama => Some(shared::chat_role(message, reader)?),
+            Format::AiSdk | Format::AiSdk4 => Some(ai_sdk::role(message, reader)?),
+            Format::Anthropic => Some(anthropic::role(message, reader)?),
+            Format::OpenAiResponses => openai_responses::role(message, reader)?,
+            Format::Gemini => Some(gemini::role(message, reader)?),
+            Format::LangChain => Some(langchain::role(message, reader)?),
+            Format::AiSdkUi => Some(ai_sdk_ui::role(message, reader)?),
+        })
+    }
+
     /// Whether a message reads as a compaction marker, no further than that
     /// needs: its role, and the whole message (`view`) only when the role is
     /// one a marker can have (`shared::may_be_marker`). An error is one
@@ -144,21 +163,40 @@ impl Format {
         message: &N,
         reader: &MessageReader,
     ) -> Result<bool, InputError> {
-        let role = match self {
-            Format::OpenAiChat | Format::Ollama => Some(shared::chat_role(message, reader)?),
-            Format::AiSdk | Format::AiSdk4 => Some(ai_sdk::role(message, reader)?),
-            Format::Anthropic => Some(anthropic::role(message, reader)?),
-            Format::OpenAiResponses => openai_responses::role(message, reader)?,
-            Format::Gemini => Some(gemini::role(message, reader)?),
-            Format::LangChain => Some(langchain::role(message, reader)?),
-            Format::AiSdkUi => Some(ai_sdk_ui::role(message, reader)?),
-        };
-        match role {
+        match self.role(message, reader)? {
             Some((name, _)) if shared::may_be_marker(&name) => {
                 Ok(self.view(message, reader)?.is_marker)
             }
             _ => Ok(false),
         }
+    }
+
+    /// Whether only tool messages (`Role::Tool`) hold tool results in this
+    /// format: in the others a result is a part or block that any message,
+    /// or any item, may hold.
+    fn results_only_in_tool_messages(self) -> bool {
+        matches!(
+            self,
+            Format::OpenAiChat | Format::Ollama | Format::LangChain
+        )
+    }
+
+    /// A message's view when it may hold tool results, `None` when it holds
+    /// none, read no further than that needs: where only tool messages hold
+    /// results, any other message's role alone. For pruning's older
+    /// messages, of which only the results matter. An error is one `view`
+    /// would report.
+    pub fn view_if_results<N: Node>(
+        self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<Option<MessageView>, InputError> {
+        if self.results_only_in_tool_messages()
+            && !matches!(self.role(message, reader)?, Some((_, Role::Tool)))
+        {
+            return Ok(None);
+        }
+        self.view(message, reader).map(Some)
     }
 
     /// Reads one message's content for the summariser's transcript.
@@ -286,8 +324,6 @@ pub enum Reading {
     Sizes,
     /// The structure only, as `read_structure` reads.
     Structure,
-    /// The structure, and which payloads already are the placeholder.
-    StructureAndCleared,
 }
 
 /// A run of a history's messages read on their own, for a read newest
@@ -300,16 +336,7 @@ pub fn read_run<N: Node>(
     reading: Reading,
 ) -> Result<Read, InputError> {
     let sizes = reading == Reading::Sizes;
-    let cleared = reading == Reading::StructureAndCleared;
-    read_with(
-        messages,
-        forced,
-        "messages",
-        placeholder,
-        sizes,
-        cleared,
-        None,
-    )
+    read(messages, forced, "messages", placeholder, sizes, None)
 }
 
 fn read<N: Node>(
@@ -318,26 +345,6 @@ fn read<N: Node>(
     argument: &str,
     placeholder: &str,
     sizes: bool,
-    recall: Option<&mut Recall>,
-) -> Result<Read, InputError> {
-    read_with(
-        messages,
-        forced,
-        argument,
-        placeholder,
-        sizes,
-        false,
-        recall,
-    )
-}
-
-fn read_with<N: Node>(
-    messages: &[N],
-    forced: Option<Format>,
-    argument: &str,
-    placeholder: &str,
-    sizes: bool,
-    cleared: bool,
     mut recall: Option<&mut Recall>,
 ) -> Result<Read, InputError> {
     let reader = |index| MessageReader {
@@ -345,7 +352,7 @@ fn read_with<N: Node>(
         index,
         placeholder,
         sizes,
-        cleared,
+        cleared: false,
     };
     let key = ReadKey {
         forced,

@@ -4,11 +4,11 @@
 
 use crate::cuts;
 use crate::error::InputError;
-use crate::formats::{read_structure, Format, MessageReader, Reading, ALL_FORMATS};
+use crate::formats::{read_structure, Format, MessageReader, Reading};
 use crate::node::Node;
 use crate::prune::DEFAULT_PLACEHOLDER;
 
-use super::{Runs, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST};
+use super::{agreed, Runs, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST};
 
 /// `cuts::effective_bounds` of `all`, read newest first: the number of
 /// instructions, and where the effective history goes on from.
@@ -50,11 +50,7 @@ fn bounds_from_the_end<N: Node>(
     if instructions == probe.len() {
         return None; // the instructions may go on past the probe
     }
-    let mut formats: Vec<Format> = ALL_FORMATS
-        .iter()
-        .copied()
-        .filter(|f| runs.formats & f.bit() != 0)
-        .collect();
+    let mut formats = runs.formats();
     // The marker is never among the instructions, so the newest one after
     // the probe, or else the probe's, is where the effective history starts.
     for index in (LEADING_PROBE..all.len()).rev() {
@@ -65,21 +61,10 @@ fn bounds_from_the_end<N: Node>(
             sizes: false,
             cleared: false,
         };
-        let mut verdicts = Vec::with_capacity(formats.len());
-        formats.retain(|f| match f.reads_as_marker(&all[index], &reader) {
-            Ok(marker) => {
-                verdicts.push(marker);
-                true
-            }
-            Err(_) => false,
-        });
-        match verdicts.split_first() {
-            Some((&marker, rest)) if rest.iter().all(|&other| other == marker) => {
-                if marker {
-                    return Some((instructions, index));
-                }
-            }
-            _ => return None,
+        if agreed(&mut formats, |format| {
+            format.reads_as_marker(&all[index], &reader)
+        })? {
+            return Some((instructions, index));
         }
     }
     Some(cuts::effective_bounds(&probe))

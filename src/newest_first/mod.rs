@@ -4,7 +4,8 @@
 //! The emergency cut leaves the older messages unread, and the effective
 //! history reads most messages' roles alone (so a history that mixes
 //! formats, or holds a broken message, only among those is not refused);
-//! pruning reads every message, the older ones without their estimates.
+//! pruning reads the older messages without their estimates, and where
+//! only tool messages hold results, the others for their role alone.
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.
@@ -13,7 +14,7 @@
 //!   message only when the role is a marker's) until one is a marker.
 //! - `prune`: pruning reads the newest messages' estimates until the
 //!   protected tail and the minimum saving are decided, and the older ones
-//!   only for where their results are.
+//!   one by one, only for where their results are.
 //!
 //! Messages read are read in the history's format, detected from them:
 //! the whole history's format or one that reads them the same (a message
@@ -27,6 +28,7 @@ pub use effective::effective_bounds;
 pub use emergency::{emergency_cut, windowed_cut};
 pub use prune::prune_plan;
 
+use crate::error::InputError;
 use crate::formats::{read_run, Format, Read, Reading, ALL_FORMATS};
 use crate::node::Node;
 
@@ -55,6 +57,15 @@ impl Runs {
         }
     }
 
+    /// The formats every run so far fits, in `ALL_FORMATS` order.
+    fn formats(&self) -> Vec<Format> {
+        ALL_FORMATS
+            .iter()
+            .copied()
+            .filter(|format| self.formats & format.bit() != 0)
+            .collect()
+    }
+
     /// The run's read, `None` when it fails or fits no format the runs
     /// before it fit: the whole read then says why.
     fn read<N: Node>(
@@ -68,4 +79,27 @@ impl Runs {
         self.formats &= read.formats;
         (self.formats != 0).then_some(read)
     }
+}
+
+/// What every format still in the running reads one message as, or `None`
+/// when they read it differently or none is left: the whole read then
+/// settles it. A format that cannot read the message is not the history's,
+/// and leaves the running.
+fn agreed<T: PartialEq>(
+    formats: &mut Vec<Format>,
+    mut read: impl FnMut(Format) -> Result<T, InputError>,
+) -> Option<T> {
+    let mut answer = None;
+    let mut differ = false;
+    formats.retain(|&format| match read(format) {
+        Ok(value) => {
+            match &answer {
+                None => answer = Some(value),
+                Some(first) => differ |= *first != value,
+            }
+            true
+        }
+        Err(_) => false,
+    });
+    answer.filter(|_| !differ)
 }

@@ -1,15 +1,15 @@
 //! Pruning, read newest first: the newest messages with their estimates,
-//! until the protected tail and the minimum saving are decided; then the
-//! older messages for where their results are and whether each is cleared
-//! already, never for their estimates (their results are all cleared).
+//! until the protected tail and the minimum saving are decided; then each
+//! older message only for where its results are and whether each is cleared
+//! already, never for its estimate (every older result is cleared).
 
 use crate::error::InputError;
-use crate::formats::{read_history, Format, Reading};
+use crate::formats::{read_history, Format, MessageReader, Reading};
 use crate::node::Node;
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
 use crate::view::Edit;
 
-use super::{Runs, FIRST_WINDOW, SHORTEST_READ_NEWEST_FIRST};
+use super::{agreed, Runs, FIRST_WINDOW, SHORTEST_READ_NEWEST_FIRST};
 
 /// `prune::prune_plan` of `effective`, read newest first when it has no
 /// budget (a budget needs the whole history's estimate).
@@ -19,19 +19,20 @@ pub fn prune_plan<N: Node>(
     format: Option<Format>,
     argument: &str,
 ) -> Result<Vec<Edit>, InputError> {
-    if let Some(edits) = edits_from_the_end(effective, options, format) {
+    if let Some(edits) = edits_from_the_end(effective, options, format, argument) {
         return Ok(edits);
     }
     let (_, views) = read_history(effective, format, argument, &options.placeholder)?;
     Ok(prune::prune_plan(&views, options))
 }
 
-/// The edits from runs of older and older messages, or `None` to read the
-/// whole history.
+/// The edits from runs of older and older messages, then the older
+/// messages one by one, or `None` to read the whole history.
 fn edits_from_the_end<N: Node>(
     effective: &[N],
     options: &PruneOptions,
     format: Option<Format>,
+    argument: &str,
 ) -> Option<Vec<Edit>> {
     let mut pruning = NewestFirstPruning::new(options)?;
     if effective.len() < SHORTEST_READ_NEWEST_FIRST {
@@ -41,23 +42,34 @@ fn edits_from_the_end<N: Node>(
     let placeholder = &options.placeholder;
     let mut end = effective.len();
     let mut window = FIRST_WINDOW;
-    while end > 0 {
-        let reading = if pruning.decided() {
-            Reading::StructureAndCleared
-        } else {
-            Reading::Sizes
-        };
-        // Once decided, the rest is read in one run.
-        let start = match reading {
-            Reading::Sizes => end.saturating_sub(window),
-            _ => 0,
-        };
+    while end > 0 && !pruning.decided() {
+        let start = end.saturating_sub(window);
         let views = runs
-            .read(&effective[start..end], format, placeholder, reading)?
+            .read(&effective[start..end], format, placeholder, Reading::Sizes)?
             .views;
         pruning.walk(&views, start);
         end = start;
         window *= 4;
+    }
+    // Decided: of each older message, only whether it is a marker and its
+    // results matter (`Format::view_if_results`), in every format the
+    // newer messages fit.
+    let mut formats = runs.formats();
+    for index in (0..end).rev() {
+        let reader = MessageReader {
+            argument,
+            index,
+            placeholder,
+            sizes: false,
+            cleared: true,
+        };
+        let results = agreed(&mut formats, |format| {
+            let view = format.view_if_results(&effective[index], &reader)?;
+            Ok(view.map(|view| (view.is_marker, view.tool_results)))
+        })?;
+        if let Some((is_marker, results)) = results {
+            pruning.walk_decided(index, is_marker, &results);
+        }
     }
     Some(pruning.edits())
 }
