@@ -236,10 +236,17 @@ pub fn materialize(
             Output::Keep(index) => input[*index].0.clone(),
             Output::Edited { index, edits } => {
                 let original = &input[*index].0;
-                let paths: Vec<String> = edits.iter().map(|(path, _)| path_text(path)).collect();
-                // The newest message may still be changing in place: copied afresh.
-                let memo = memo.filter(|_| *index + 1 < input.len());
-                if let Some(copy) = memo.and_then(|m| m.copy_of(original, placeholder, &paths)) {
+                // The newest message may still be changing in place: copied
+                // afresh. The memo knows a copy by its edited paths.
+                let memo = memo.filter(|_| *index + 1 < input.len()).map(|memo| {
+                    let paths: Vec<String> =
+                        edits.iter().map(|(path, _)| path_text(path)).collect();
+                    (memo, paths)
+                });
+                if let Some(copy) = memo
+                    .as_ref()
+                    .and_then(|(memo, paths)| memo.copy_of(original, placeholder, paths))
+                {
                     array.set(slot as u32, copy);
                     continue;
                 }
@@ -264,8 +271,8 @@ pub fn materialize(
                         )))
                     }
                 };
-                if let Some(memo) = memo {
-                    memo.remember_copy(original, placeholder, &paths, &message);
+                if let Some((memo, paths)) = &memo {
+                    memo.remember_copy(original, placeholder, paths, &message);
                 }
                 message
             }

@@ -113,7 +113,12 @@ export const defineData = guarded((object, key, value) =>
  * several calls per field, most of `pruneForModel`'s time.
  */
 export const copyObject = guarded((value) => {
-  const copy = Object.create(Reflect.getPrototypeOf(value));
+  const prototype = Reflect.getPrototypeOf(value);
+  // A plain object: spread reads and defines the same properties in the
+  // same order (the same traps of a Proxy), and V8 copies it many times
+  // faster than the loop below.
+  if (prototype === Object.prototype) return { ...value };
+  const copy = Object.create(prototype);
   const keys = Reflect.ownKeys(value);
   for (let i = 0; i < keys.length; i++) {
     const own = Reflect.getOwnPropertyDescriptor(value, keys[i]);

@@ -18,7 +18,7 @@ const CONSTRUCTOR_FIELDS: &str = "lc_kwargs";
 /// copy's own value of each; `None` for a value that keeps no constructor
 /// fields. The error is what threw, or what did not fit.
 pub fn rebuild(original: &JsValue, edited: &JsValue) -> Result<Option<JsValue>, JsValue> {
-    let key = JsValue::from_str(CONSTRUCTOR_FIELDS);
+    let key = super::keys::key(CONSTRUCTOR_FIELDS);
     if guarded::own_property(original, &key)?.is_undefined() {
         return Ok(None);
     }

@@ -204,6 +204,30 @@ test("copies take each own enumerable field once, as data, and leave non-enumera
   assert.deepEqual(Object.keys(pruned[3]), Object.keys({ ...history[3] }));
 });
 
+test("a plain object and a class instance are copied through the same traps, in the same order", () => {
+  const traps = (prototype) => {
+    const log = [];
+    const history = withTool((m) => {
+      const target = Object.assign(Object.create(prototype), m);
+      return new Proxy(target, {
+        getPrototypeOf: (t) => (log.push("getPrototypeOf"), Reflect.getPrototypeOf(t)),
+        ownKeys: (t) => (log.push("ownKeys"), Reflect.ownKeys(t)),
+        getOwnPropertyDescriptor: (t, k) => (log.push(`describe ${String(k)}`), Reflect.getOwnPropertyDescriptor(t, k)),
+        get: (t, k, r) => (log.push(`get ${String(k)}`), Reflect.get(t, k, r)),
+      });
+    });
+    kram.estimateTokens(history);
+    log.length = 0;
+    const pruned = kram.pruneForModel(history, CLEAR_ALL);
+    assert.equal(pruned[3].content, "[Old tool result content cleared]");
+    assert.equal(Object.getPrototypeOf(pruned[3]), prototype);
+    return log;
+  };
+  const plainTraps = traps(Object.prototype);
+  assert.ok(plainTraps.includes("ownKeys") && plainTraps.includes("describe content"), plainTraps.join(", "));
+  assert.deepEqual(plainTraps, traps(Object.create(Object.prototype)));
+});
+
 test("a setter on Object.prototype is never called by a copy", () => {
   let called = 0;
   Object.defineProperty(Object.prototype, "content", { set() { called++; }, configurable: true });
