@@ -17,7 +17,11 @@ const SHORT = 32;
 export function kram_encode_into(text, memory, at, capacity) {
   if (typeof text !== "string") return NaN;
   try {
-    if (view.buffer !== memory.buffer || view.byteOffset !== at || view.length !== capacity) {
+    // When the memory grows its old buffer is detached, and a view of it
+    // then has length 0: no capacity is 0, so the view is made again. (The
+    // `buffer` getter, asked on every string, cost more than the copy of
+    // a short one.)
+    if (view.byteOffset !== at || view.length !== capacity) {
       view = new Uint8Array(memory.buffer, at, capacity);
     }
     if (text.length <= SHORT && text.length <= capacity) {
