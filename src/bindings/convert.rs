@@ -294,7 +294,8 @@ fn replacement_value(replacement: Replacement, placeholder: &JsValue) -> JsValue
         } => {
             let object = Object::new();
             for (key, value) in fields {
-                own_values::set(&object, key, &JsValue::from_str(value));
+                // The tag's value is a short name too (`"text"`): cached.
+                own_values::set(&object, key, &super::keys::key(value));
             }
             own_values::set(&object, placeholder_key, placeholder);
             object.into()
@@ -325,11 +326,7 @@ fn copy_value(value: &JsValue) -> Result<JsValue, String> {
     }
     if guarded::is_array(value).map_err(thrown)? {
         let length = array_length(value)?;
-        let copy = Array::new_with_length(length);
-        for index in 0..length {
-            copy.set(index, guarded::get_index(value, index).map_err(thrown)?);
-        }
-        return Ok(copy.into());
+        return guarded::copy_array(value, length).map_err(thrown);
     }
     guarded::copy_object(value).map_err(thrown)
 }

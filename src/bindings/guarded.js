@@ -131,6 +131,18 @@ export const copyObject = guarded((value) => {
 });
 
 /**
+ * A copy of an array's first `length` elements (its length, read and checked
+ * by Rust), element by element into a new plain array, in one call: never
+ * through a subclass's iterator or constructor. From Rust it was two calls
+ * an element.
+ */
+export const copyArray = guarded((value, length) => {
+  const copy = new Array(length);
+  for (let i = 0; i < length; i++) copy[i] = value[i];
+  return copy;
+});
+
+/**
  * A value's kind in one call, numbered as the core's `Kind` is: 0 undefined,
  * 1 null, 2 boolean, 3 number, 4 string, 5 array, 6 object, 7 anything else
  * (functions, symbols, BigInt, a revoked Proxy). One call instead of a call

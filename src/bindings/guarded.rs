@@ -41,6 +41,8 @@ extern "C" {
     fn guarded_define_data(object: &JsValue, key: &JsValue, value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = copyObject)]
     fn guarded_copy_object(value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = copyArray)]
+    fn guarded_copy_array(value: &JsValue, length: u32) -> JsValue;
     #[wasm_bindgen(js_name = construct)]
     fn guarded_construct(constructor: &JsValue, fields: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = writeKindsTo)]
@@ -156,6 +158,12 @@ pub fn define_data(object: &JsValue, key: &JsValue, value: &JsValue) -> Result<(
 /// each own enumerable property (symbols too) as an own data property.
 pub fn copy_object(value: &JsValue) -> Result<JsValue, JsValue> {
     checked(guarded_copy_object(value))
+}
+
+/// A copy of the first `length` elements of an array (its length, read and
+/// checked by the caller), element by element.
+pub fn copy_array(value: &JsValue, length: u32) -> Result<JsValue, JsValue> {
+    checked(guarded_copy_array(value, length))
 }
 
 /// `Reflect.construct(constructor, [fields])`: runs the caller's constructor.

@@ -228,6 +228,31 @@ test("a plain object and a class instance are copied through the same traps, in 
   assert.deepEqual(plainTraps, traps(Object.create(Object.prototype)));
 });
 
+test("an array on a copied path is copied element by element, and an element that throws when copied is refused there", async () => {
+  const { readFileSync } = await import("node:fs");
+  const fixture = () => JSON.parse(readFileSync(new URL("../fixtures/ai-sdk.json", import.meta.url), "utf8"));
+  const clean = kram.pruneForModel(fixture(), CLEAR_ALL);
+  assert.equal(clean[3].content[0].output.value, "[Old tool result content cleared]");
+  const readsOfFirst = (throwOnRead) => {
+    const history = fixture();
+    let reads = 0;
+    history[3].content = new Proxy(history[3].content, {
+      get: (target, key, receiver) => {
+        if (key === "0" && ++reads === throwOnRead) throw new Error("element read");
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return { history, reads: () => reads };
+  };
+  const counted = readsOfFirst(0);
+  const pruned = kram.pruneForModel(counted.history, CLEAR_ALL);
+  assert.ok(Array.isArray(pruned[3].content) && pruned[3].content !== counted.history[3].content, "a copy");
+  assert.deepEqual(pruned[3].content, clean[3].content);
+  // The copy is the last read of the element: throwing there is the copy's error.
+  const { history } = readsOfFirst(counted.reads());
+  assertRefused(() => kram.pruneForModel(history, CLEAR_ALL), "effective", "[3].content could not be copied: it threw element read");
+});
+
 test("a setter on Object.prototype is never called by a copy", () => {
   let called = 0;
   Object.defineProperty(Object.prototype, "content", { set() { called++; }, configurable: true });
