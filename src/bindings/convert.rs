@@ -47,8 +47,9 @@ impl Node for JsNode {
 
     fn text_is(&self, text: &str) -> bool {
         // A short text is a JS string already (the field names' cache), and
-        // `===` on strings reads neither into Rust.
-        self.0.is_string() && self.0 == super::keys::key(text)
+        // `===` reads neither into Rust: it is false for anything but a
+        // string, so no type test is needed first.
+        self.0 == super::keys::key(text)
     }
 
     fn text_starts_with(&self, prefix: &str) -> bool {
