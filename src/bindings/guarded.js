@@ -1,14 +1,14 @@
 // Reads of the caller's values for the wasm module. A getter or Proxy trap
-// may throw; each function here catches it, keeps it for takeThrown() and
-// returns undefined, so no exception crosses the Rust frames. (A wasm-bindgen
-// `catch` import that returns a JS value would do the same, but loses a slot
-// of the module's reference table on every exception: tests/js/hostile-scale.)
-let failed = false;
+// may throw; each function here catches it, keeps it for takeThrown(), sets
+// the flag byte that says so and returns undefined, so no exception crosses
+// the Rust frames. (A wasm-bindgen `catch` import that returns a JS value
+// would do the same, but loses a slot of the module's reference table on
+// every exception: tests/js/hostile-scale.)
 let thrown;
 
 function fail(error) {
-  failed = true;
   thrown = error;
+  flags()[THREW] = 1;
   return undefined;
 }
 
@@ -26,32 +26,40 @@ export function get(target, key) {
   }
 }
 
-// Where `field` writes the kind of the value it answers (numbered as
-// `kindOf` numbers them, 8 when the read threw): a byte of the module's
-// memory, so that telling an absent field from a present one, or a throw,
-// costs no call of its own. Set once, when the module starts.
+// Two bytes of the module's memory, so that what Rust asks after most calls
+// costs no call of its own: the kind of the value `field` answers (numbered
+// as `kindOf` numbers them, 8 when the read threw), and whether a call threw
+// since Rust last looked (`fail` sets it, Rust clears it). Set once, when the
+// module starts.
+const KIND = 0;
+const THREW = 1;
 let memory;
-let kindAt = 0;
-let kindByte = new Uint8Array(0);
+let flagsAt = 0;
+let flagBytes = new Uint8Array(0);
 
-export function writeKindsTo(wasmMemory, at) {
+export function writeFlagsTo(wasmMemory, at) {
   memory = wasmMemory;
-  kindAt = at;
-  kindByte = new Uint8Array(0);
+  flagsAt = at;
+  flagBytes = new Uint8Array(0);
 }
 
-/** Writes the kind byte; a view left empty by a grown memory is made again. */
+/** The flag bytes; a view left empty by a grown memory is made again. */
+function flags() {
+  if (flagBytes.length === 0) flagBytes = new Uint8Array(memory.buffer, flagsAt, 2);
+  return flagBytes;
+}
+
+/** Writes the kind byte, and answers `value`. */
 function answer(value, kind) {
-  if (kindByte.length === 0) kindByte = new Uint8Array(memory.buffer, kindAt, 1);
-  kindByte[0] = kind;
+  flags()[KIND] = kind;
   return value;
 }
 
 /**
  * A field of an object, `undefined` for anything that is not one (as the
  * core's `Node::field` wants), so the type test costs no call of its own;
- * its kind goes to the kind byte. A throw is kept for takeThrown() (not
- * flagged for tookThrow(): the kind byte says it).
+ * its kind goes to the kind byte. A throw is kept for takeThrown() (the
+ * kind byte says it, not the throw flag).
  */
 export function field(target, key) {
   if (typeof target !== "object" || target === null) return answer(undefined, 0);
@@ -168,13 +176,6 @@ export function kindOf(value) {
     default:
       return 7;
   }
-}
-
-/** Whether the last call failed; clears the flag. */
-export function tookThrow() {
-  const result = failed;
-  failed = false;
-  return result;
 }
 
 /** What the last failed call threw; forgets it. */

@@ -45,36 +45,43 @@ extern "C" {
     fn guarded_copy_array(value: &JsValue, length: u32) -> JsValue;
     #[wasm_bindgen(js_name = construct)]
     fn guarded_construct(constructor: &JsValue, fields: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = writeKindsTo)]
-    fn write_kinds_to(memory: &JsValue, at: u32);
+    #[wasm_bindgen(js_name = writeFlagsTo)]
+    fn write_flags_to(memory: &JsValue, at: u32);
     #[wasm_bindgen(js_name = kindOf)]
     fn kind_of(value: &JsValue) -> u8;
-    #[wasm_bindgen(js_name = tookThrow)]
-    fn took_throw() -> bool;
     #[wasm_bindgen(js_name = takeThrown)]
     fn take_thrown() -> JsValue;
 }
 
-/// A failed call answers `undefined`; only then is the flag worth a look.
-fn checked(value: JsValue) -> Result<JsValue, JsValue> {
-    if value.is_undefined() && took_throw() {
-        Err(take_thrown())
-    } else {
-        Ok(value)
-    }
-}
-
-/// The kind of the value the last `field` read answered, which `guarded.js`
-/// writes here: one call into JS a field, where asking whether it was
-/// undefined, and then whether it threw, cost two or three more.
-static FIELD_KIND: AtomicU8 = AtomicU8::new(0);
+/// Two bytes `guarded.js` writes, so that what Rust asks after a call costs
+/// no call of its own: the kind of the value the last `field` read answered
+/// (where asking whether it was undefined, and then whether it threw, cost
+/// two or three calls), and whether a call threw since Rust last looked
+/// (where asking cost one or two calls after every guarded read).
+static FLAGS: [AtomicU8; 2] = [AtomicU8::new(0), AtomicU8::new(0)];
+const FIELD_KIND: usize = 0;
+const THREW_SINCE: usize = 1;
 
 /// The kind number `field` writes for a read that threw.
 const THREW: u8 = 8;
 
-/// Tells `guarded.js` where the field kind goes; once, at start.
-pub fn watch_field_kinds() {
-    write_kinds_to(&wasm_bindgen::memory(), FIELD_KIND.as_ptr() as u32);
+/// Tells `guarded.js` where the flag bytes are; once, at start.
+pub fn watch_flags() {
+    write_flags_to(&wasm_bindgen::memory(), FLAGS.as_ptr() as u32);
+}
+
+/// Whether a call threw since the last look; clears the flag.
+fn took_throw() -> bool {
+    FLAGS[THREW_SINCE].swap(0, Ordering::Relaxed) != 0
+}
+
+/// The value a guarded call answered, or what it threw.
+fn checked(value: JsValue) -> Result<JsValue, JsValue> {
+    if took_throw() {
+        Err(take_thrown())
+    } else {
+        Ok(value)
+    }
 }
 
 /// A value's kind as `guarded.js` numbers it (the order of `Kind`); an
@@ -105,7 +112,7 @@ pub fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
 /// `target` is not an object.
 pub fn field(target: &JsValue, key: &JsValue) -> Result<Option<JsValue>, JsValue> {
     let value = guarded_field(target, key);
-    match FIELD_KIND.load(Ordering::Relaxed) {
+    match FLAGS[FIELD_KIND].load(Ordering::Relaxed) {
         0 => Ok(None),
         THREW => Err(take_thrown()),
         _ => Ok(Some(value)),
@@ -116,8 +123,7 @@ pub fn field(target: &JsValue, key: &JsValue) -> Result<Option<JsValue>, JsValue
 /// when it is anything else, `Err` with what was thrown when reading it threw.
 pub fn length_of(value: &JsValue) -> Result<Option<u32>, JsValue> {
     let length = guarded_length_of(value);
-    // A throw answers undefined, NaN here; so does a length of NaN.
-    if length.is_nan() && took_throw() {
+    if took_throw() {
         return Err(take_thrown());
     }
     Ok(whole_length(length))

@@ -31,7 +31,7 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 /// It also tells `guarded.js` where to write the kinds of the fields it reads.
 #[wasm_bindgen(start)]
 pub fn start() {
-    guarded::watch_field_kinds();
+    guarded::watch_flags();
     std::panic::set_hook(Box::new(|info| {
         let message = info.payload_as_str().unwrap_or("a panic");
         let place = info

@@ -2,8 +2,6 @@
 //! `view` and `content` are written with, so every error names the argument,
 //! the message index and the field.
 
-use std::borrow::Cow;
-
 use crate::error::InputError;
 use crate::node::{Kind, Node};
 
@@ -133,15 +131,22 @@ impl MessageReader<'_> {
         }
     }
 
-    /// An optional string field, as its text.
+    /// An optional string field, as its text. The text is read at once (a
+    /// value that is no string has none), and its kind asked only for the
+    /// error: one call into JS fewer than `string` and then `text`.
     pub fn optional_string<N: Node>(
         &self,
         value: &N,
         parent: &str,
         key: &str,
     ) -> Result<Option<String>, InputError> {
-        let child = self.string(value, parent, key)?;
-        Ok(child.and_then(|child| child.text().map(Cow::into_owned)))
+        match self.get(value, parent, key)? {
+            None => Ok(None),
+            Some(child) => match child.text() {
+                Some(text) => Ok(Some(text.into_owned())),
+                None => Err(self.type_error(&subfield(parent, key), "a string", child.kind())),
+            },
+        }
     }
 
     /// A string field that must be there, as its value: checked, not read.
@@ -164,8 +169,10 @@ impl MessageReader<'_> {
         parent: &str,
         key: &str,
     ) -> Result<String, InputError> {
-        let child = self.required_string_value(value, parent, key)?;
-        Ok(child.text().map(Cow::into_owned).unwrap_or_default())
+        match self.optional_string(value, parent, key)? {
+            Some(text) => Ok(text),
+            None => Err(self.type_error(&subfield(parent, key), "a string", Kind::Undefined)),
+        }
     }
 
     /// An element of an array; an error when reading it threw.

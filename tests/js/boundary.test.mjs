@@ -30,7 +30,7 @@ const SAFE = [
   [/^const ret = getStringFromWasm0\(arg0, arg1\); return ret; \}/, "makes a JS string from the module's own memory"],
   [/^const ret = get\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's get with an index (guarded_item), which catches what it calls (the test below)"],
   [/^const ret = copyArray\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's copyArray (guarded_copy_array), made by guarded(), which catches what it calls (the test below)"],
-  [/^writeKindsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeKindsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
+  [/^writeFlagsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeFlagsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
   [/^const ret = kram_encode_into\d?\(arg0, arg1, arg2 >>> 0, arg3 >>> 0\); return ret; \}/, "calls src/bindings/strings.rs's kram_encode_into, which catches what it calls (answering NaN)"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
   [/^const ret = wasm\d?\.memory; return ret; \}/, "returns the module's own memory (src/bindings/strings.rs encodes strings into it)"],
@@ -86,16 +86,16 @@ test("every guarded read catches what it calls and answers undefined for it", ()
   const caught = /  try \{\n    return [^;\n]+;\n  \} catch \(error\) \{\n    return fail\(error\);\n  \}/;
   for (const [, name, , body] of functions) {
     // The flag's own functions, and helpers that read no caller value: the
-    // kind byte's writer and lengthOf's typeof test of what it read.
-    if (["tookThrow", "takeThrown", "fail", "answer", "numberOrMinusOne"].includes(name)) continue;
+    // flag bytes' writers and lengthOf's typeof test of what it read.
+    if (["takeThrown", "fail", "flags", "answer", "numberOrMinusOne"].includes(name)) continue;
     if (name === "kindOf") {
       // Only typeof tests, and the one call that can throw (Array.isArray of a revoked Proxy) caught.
       assert.equal(body.match(/\w+\(/g)?.join(" "), "isArray(", name);
       assert.match(body, /try \{\n\s+return Array\.isArray\(value\) \? 5 : 6;\n\s+\} catch \{\n\s+return 7;/, name);
       continue;
     }
-    if (name === "writeKindsTo") {
-      // Only keeps where the kind byte goes: no call but an empty view made.
+    if (name === "writeFlagsTo") {
+      // Only keeps where the flag bytes go: no call but an empty view made.
       assert.deepEqual(body.match(/\w+\(/g), ["Uint8Array("], name);
       continue;
     }
