@@ -166,7 +166,14 @@ impl Gen<'_, '_> {
     /// A history of up to 48 messages, mostly of one shape.
     pub fn history(&mut self) -> Result<Vec<Value>> {
         let shape = self.pick(SHAPES)?;
-        let len = self.u.int_in_range(0..=48usize)?;
+        // One history in four is long enough to be read newest first
+        // (`newest_first::SHORTEST_READ_NEWEST_FIRST`), so those reads are
+        // held to the whole read too.
+        let len = if self.one_in(4)? {
+            self.u.int_in_range(64..=160usize)?
+        } else {
+            self.u.int_in_range(0..=48usize)?
+        };
         let mut messages = Vec::with_capacity(len);
         for _ in 0..len {
             let this = if self.one_in(40)? {
