@@ -80,9 +80,7 @@ pub struct Version<N> {
 pub type PayloadReader<N> =
     fn(&N, usize, &str, &MessageReader) -> Result<(u64, Option<ToolResult>), InputError>;
 
-/// A message's role as its view reads it (its name, the one the marker
-/// rule is given, and its kind): the first read of `view`, and all the
-/// newest-first search for a marker reads of most messages.
+/// The role `view` reads first (see `Format::role`).
 pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
     if message.kind() != Kind::Object {
         return Err(reader.type_error("", "a message object", message.kind()));

@@ -69,10 +69,8 @@ struct Reading {
     other_parts: usize,
 }
 
-/// A content's role as its view reads it (the user's when it has none):
-/// its name, the one the marker rule is given, and its kind. The first read
-/// of `view`, and all the newest-first search for a marker reads of most
-/// contents.
+/// The role `view` reads first, the user's when a content has none (see
+/// `Format::role`).
 pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
     if message.kind() != Kind::Object {
         return Err(reader.type_error("", "a content object", message.kind()));

@@ -197,9 +197,8 @@ fn role_of<N: Node>(
     Ok((lc_type, role))
 }
 
-/// A message's role for the marker rule (`tag_role`) and its kind, read as
-/// its view reads them: all the newest-first search for a marker reads of
-/// most messages.
+/// The role `view` reads, named as the marker rule takes it (`tag_role`;
+/// see `Format::role`).
 pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
     let body = body(message, reader)?;
     let (_, role) = role_of(message, &body, reader)?;

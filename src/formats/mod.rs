@@ -137,7 +137,8 @@ impl Format {
 
     /// A message's role as its view reads it (the name the marker rule is
     /// given, and its kind); `None` for an item that is no message (OpenAI
-    /// Responses). An error is one `view` would report.
+    /// Responses). An error is one `view` would report. It is all the reads
+    /// newest first (`crate::newest_first`) read of most messages.
     pub fn role<N: Node>(
         self,
         message: &N,

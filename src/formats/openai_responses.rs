@@ -109,9 +109,8 @@ fn is_message(item_type: Option<&str>) -> bool {
     matches!(item_type, None | Some("message"))
 }
 
-/// A message item's role as its view reads it (its name, the one the marker
-/// rule is given, and its kind), `None` for the other items, which are never
-/// a marker: all the newest-first search for a marker reads of most items.
+/// The role `view` reads of a message item, `None` for the other items
+/// (see `Format::role`).
 pub fn role<N: Node>(
     item: &N,
     reader: &MessageReader,
