@@ -109,6 +109,32 @@ pub trait Node: Sized {
 
     /// The value of a boolean, `None` for anything else.
     fn boolean(&self) -> Option<bool>;
+
+    /// For each message, which of `names` its `role` field is (its index
+    /// plus one), or 0 when it is no object, or an array, or its `role` is no
+    /// string of `names`, or reading it threw. The newest-first reads skip a
+    /// message whose role alone settles what they need, and read the others
+    /// themselves; the bindings answer many messages in one call into JS.
+    fn role_names(messages: &[Self], names: &[&str]) -> Vec<u8> {
+        messages
+            .iter()
+            .map(|message| role_name(message, names))
+            .collect()
+    }
+}
+
+/// `Node::role_names` of one message.
+fn role_name<N: Node>(message: &N, names: &[&str]) -> u8 {
+    if message.kind() != Kind::Object {
+        return 0;
+    }
+    match message.field("role") {
+        Ok(Some(role)) => names
+            .iter()
+            .position(|name| role.text_is(name))
+            .map_or(0, |index| index as u8 + 1),
+        _ => 0,
+    }
 }
 
 impl Node for &serde_json::Value {

@@ -10,6 +10,7 @@ use kram_compaction::formats::{
 };
 use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::newest_first;
+use kram_compaction::node::Node;
 use kram_compaction::prune::{self, emergency_cut, PruneOptions, DEFAULT_PLACEHOLDER};
 use kram_compaction::view::Edit;
 use proptest::prelude::*;
@@ -284,12 +285,34 @@ fn a_small_budget_is_decided_by_the_newest_messages_in_every_format() {
     }
 }
 
-/// The marker search and pruning's older messages read most messages'
-/// roles alone (`Format::reads_as_marker`, `Format::view_if_results`); they
-/// must say what the message's view says, and fail only where it fails. Over every format's session, its
-/// marker, and messages that look like one in other ways.
-#[test]
-fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
+/// The role names of the messages the partial reads are checked on; the
+/// last is a role no format takes.
+const NAMES: &[&str] = &[
+    "system",
+    "developer",
+    "user",
+    "assistant",
+    "tool",
+    "model",
+    "function",
+    "human",
+];
+
+/// A reader of `all[index]`'s structure.
+fn structure_reader(index: usize) -> MessageReader<'static> {
+    MessageReader {
+        argument: "all",
+        index,
+        placeholder: DEFAULT_PLACEHOLDER,
+        sizes: false,
+        cleared: false,
+    }
+}
+
+/// Every format's session with its marker, and messages that look like a
+/// marker, or hold results, in other ways: the messages whose partial reads
+/// are checked against their views.
+fn partly_read_messages() -> Vec<Value> {
     let text = tagged("So far.");
     let mut messages: Vec<Value> = ALL_FORMATS
         .iter()
@@ -299,7 +322,7 @@ fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
             session
         })
         .collect();
-    for role in ["system", "developer", "user", "assistant", "tool", "model"] {
+    for role in &NAMES[..NAMES.len() - 1] {
         messages.extend([
             json!({ "role": role, "content": text }),
             json!({ "role": role, "content": [{ "type": "text", "text": text }] }),
@@ -310,6 +333,8 @@ fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
             json!({ "role": role, "name": COMPACTION_MARKER_NAME, "content": "So far." }),
             json!({ "role": role, "content": 7 }),
             json!({ "type": "message", "role": role, "content": text }),
+            json!({ "type": "function_call_output", "role": role, "call_id": "c", "output": text }),
+            json!({ "role": role, "content": [{ "type": "tool_result", "tool_use_id": "c", "content": text }] }),
         ]);
     }
     messages.extend([
@@ -318,15 +343,18 @@ fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
         json!({ "role": 7, "content": text }),
         json!("not a message"),
     ]);
+    messages
+}
+
+/// The marker search and pruning's older messages read most messages'
+/// roles alone (`Format::reads_as_marker`, `Format::view_if_results`); they
+/// must say what the message's view says, and fail only where it fails.
+#[test]
+fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
+    let messages = partly_read_messages();
     let (mut markers, mut results_read) = (0, 0);
     for (index, message) in messages.iter().enumerate() {
-        let reader = MessageReader {
-            argument: "all",
-            index,
-            placeholder: DEFAULT_PLACEHOLDER,
-            sizes: false,
-            cleared: false,
-        };
+        let reader = structure_reader(index);
         for format in ALL_FORMATS {
             let probe = format.reads_as_marker(&message, &reader);
             let results = format.view_if_results(&message, &reader);
@@ -354,4 +382,45 @@ fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
         "the messages hold markers in several formats: {markers}"
     );
     assert!(results_read > 20, "and tool results: {results_read}");
+}
+
+/// Most messages are not read at all by the marker search and pruning's
+/// older messages: their role's name settles it
+/// (`Format::rules_out_marker_by_name`, `Format::rules_out_results_by_name`).
+/// What a name settles must be what the message's own partial read says.
+#[test]
+fn a_role_name_settles_only_what_the_message_says() {
+    let messages = partly_read_messages();
+    let (mut no_marker, mut no_results) = (0, 0);
+    for (index, message) in messages.iter().enumerate() {
+        let code = Node::role_names(&[message], NAMES)[0];
+        let Some(name) = code.checked_sub(1).map(|at| NAMES[at as usize]) else {
+            continue;
+        };
+        let reader = structure_reader(index);
+        for format in ALL_FORMATS {
+            let label = format!("{} of {message}", format.name());
+            if format.rules_out_marker_by_name(name) {
+                assert_eq!(
+                    format.reads_as_marker(&message, &reader),
+                    Ok(false),
+                    "{label}"
+                );
+                no_marker += 1;
+            }
+            if format.rules_out_results_by_name(name) {
+                assert_eq!(
+                    format.view_if_results(&message, &reader),
+                    Ok(None),
+                    "{label}"
+                );
+                no_results += 1;
+            }
+        }
+    }
+    assert!(
+        no_marker > 100,
+        "names settle the marker check: {no_marker}"
+    );
+    assert!(no_results > 50, "and where results are: {no_results}");
 }

@@ -49,6 +49,8 @@ extern "C" {
     fn write_flags_to(memory: &JsValue, at: u32);
     #[wasm_bindgen(js_name = kindOf)]
     fn kind_of(value: &JsValue) -> u8;
+    #[wasm_bindgen(js_name = roleNames)]
+    fn guarded_role_names(messages: Vec<JsValue>, names: Vec<JsValue>, out: &mut [u8]);
     #[wasm_bindgen(js_name = takeThrown)]
     fn take_thrown() -> JsValue;
 }
@@ -175,4 +177,13 @@ pub fn copy_array(value: &JsValue, length: u32) -> Result<JsValue, JsValue> {
 /// `Reflect.construct(constructor, [fields])`: runs the caller's constructor.
 pub fn construct(constructor: &JsValue, fields: &JsValue) -> Result<JsValue, JsValue> {
     checked(guarded_construct(constructor, fields))
+}
+
+/// `Node::role_names` of these messages: which of `names` each one's `role`
+/// is (its index plus one), or 0. A read that throws answers 0, and the core
+/// reads that message itself.
+pub fn role_names(messages: Vec<JsValue>, names: Vec<JsValue>) -> Vec<u8> {
+    let mut found = vec![0; messages.len()];
+    guarded_role_names(messages, names, &mut found);
+    found
 }

@@ -9,10 +9,10 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, json_text, output_text, parts,
-    parts_misfit, required_type, role_misfit, role_of, string_field, subfield, tag_candidate,
-    text_block, text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
+    parts_misfit, required_type, role_misfit, string_field, subfield, tag_candidate, text_block,
+    text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
-use crate::formats::{Format, MessageReader};
+use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
 
@@ -81,12 +81,7 @@ pub type PayloadReader<N> =
     fn(&N, usize, &str, &MessageReader) -> Result<(u64, Option<ToolResult>), InputError>;
 
 /// The role `view` reads first (see `Format::role`).
-pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
-    if message.kind() != Kind::Object {
-        return Err(reader.type_error("", "a message object", message.kind()));
-    }
-    role_of(message, reader, ROLES, "")
-}
+pub const ROLE: RoleRule = RoleRule::one_of(ROLES, "");
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     let version = Version {
@@ -104,7 +99,7 @@ pub fn view_with<N: Node>(
     reader: &MessageReader,
     version: &Version<N>,
 ) -> Result<MessageView, InputError> {
-    let (role_name, role) = role(message, reader)?;
+    let (role_name, role) = ROLE.read(message, reader)?;
     let content = reader.get(message, "", "content")?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;

@@ -15,11 +15,11 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    foreign_field, is_marker, json_text, parts, parts_array, required_type, role_misfit, role_of,
+    foreign_field, is_marker, json_text, parts, parts_array, required_type, role_misfit,
     string_field, string_role, subfield, tagged, text_block, text_milli, type_name,
     ATTACHMENT_MILLI,
 };
-use crate::formats::MessageReader;
+use crate::formats::{MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
 
@@ -65,15 +65,10 @@ fn is_tool_part(part_type: &str) -> bool {
 }
 
 /// The role `view` reads first (see `Format::role`).
-pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
-    if message.kind() != Kind::Object {
-        return Err(reader.type_error("", "a message object", message.kind()));
-    }
-    role_of(message, reader, ROLES, "")
-}
+pub const ROLE: RoleRule = RoleRule::one_of(ROLES, "");
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    let (role_name, role) = role(message, reader)?;
+    let (role_name, role) = ROLE.read(message, reader)?;
     let parts_value = match reader.get(message, "", "parts")? {
         Some(value) if value.kind() == Kind::Array => value,
         other => {

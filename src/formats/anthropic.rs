@@ -10,10 +10,10 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, output_text, parts, parts_misfit,
-    required_type, role_misfit, role_of, string_field, subfield, tag_candidate, text_block,
-    text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
+    required_type, role_misfit, string_field, subfield, tag_candidate, text_block, text_milli,
+    tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
-use crate::formats::{Format, MessageReader};
+use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
 
@@ -52,15 +52,10 @@ fn is_reply<N: Node>(message: &N, content: Kind) -> bool {
 }
 
 /// The role `view` reads first (see `Format::role`).
-pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
-    if message.kind() != Kind::Object {
-        return Err(reader.type_error("", "a message object", message.kind()));
-    }
-    role_of(message, reader, ROLES, NO_SYSTEM_ROLE)
-}
+pub const ROLE: RoleRule = RoleRule::one_of(ROLES, NO_SYSTEM_ROLE);
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    let (role_name, mut role) = role(message, reader)?;
+    let (role_name, mut role) = ROLE.read(message, reader)?;
     let content = reader.get(message, "", "content")?;
     let mut milli = 0;
     let mut opens = Vec::new();

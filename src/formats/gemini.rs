@@ -12,10 +12,10 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    foreign_field, has, is_marker, json_text, parts, parts_array, role_misfit, role_of,
-    starts_with_tag, string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
+    foreign_field, has, is_marker, json_text, parts, parts_array, role_misfit, starts_with_tag,
+    string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
 };
-use crate::formats::MessageReader;
+use crate::formats::{MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, PathStep, Replacement, Role, ToolResult};
 
@@ -71,18 +71,16 @@ struct Reading {
 
 /// The role `view` reads first, the user's when a content has none (see
 /// `Format::role`).
-pub fn role<N: Node>(message: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
-    if message.kind() != Kind::Object {
-        return Err(reader.type_error("", "a content object", message.kind()));
-    }
-    match reader.get(message, "", "role")? {
-        None => Ok(("user".to_string(), Role::User)),
-        Some(_) => role_of(message, reader, ROLES, NO_SYSTEM_ROLE),
-    }
-}
+pub const ROLE: RoleRule = RoleRule {
+    what: "a content object",
+    roles: ROLES,
+    other: None,
+    hint: NO_SYSTEM_ROLE,
+    absent: Some(("user", Role::User)),
+};
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    let (role_name, mut role) = role(message, reader)?;
+    let (role_name, mut role) = ROLE.read(message, reader)?;
     let parts_value = match reader.get(message, "", "parts")? {
         Some(value) if value.kind() == Kind::Array => value,
         other => {

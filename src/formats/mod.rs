@@ -13,9 +13,11 @@ pub mod ollama;
 pub mod openai_chat;
 pub mod openai_responses;
 mod reader;
+mod role_rule;
 pub mod shared;
 
 pub use reader::MessageReader;
+pub use role_rule::RoleRule;
 
 use crate::content::Content;
 use crate::error::InputError;
@@ -144,15 +146,25 @@ impl Format {
         message: &N,
         reader: &MessageReader,
     ) -> Result<Option<(String, Role)>, InputError> {
-        Ok(match self {
-            Format::OpenAiChat | Format::Ollama => Some(shared::chat_role(message, reader)?),
-            Format::AiSdk | Format::AiSdk4 => Some(ai_sdk::role(message, reader)?),
-            Format::Anthropic => Some(anthropic::role(message, reader)?),
-            Format::OpenAiResponses => openai_responses::role(message, reader)?,
-            Format::Gemini => Some(gemini::role(message, reader)?),
-            Format::LangChain => Some(langchain::role(message, reader)?),
-            Format::AiSdkUi => Some(ai_sdk_ui::role(message, reader)?),
+        Ok(match (self, self.role_rule()) {
+            (_, Some(rule)) => Some(rule.read(message, reader)?),
+            (Format::OpenAiResponses, None) => openai_responses::role(message, reader)?,
+            (_, None) => Some(langchain::role(message, reader)?),
         })
+    }
+
+    /// The rule of a message's role, in the formats that read it from the
+    /// `role` field alone: not OpenAI Responses (an item's `type` says
+    /// whether it has one) and LangChain (its type is its role).
+    fn role_rule(self) -> Option<&'static RoleRule> {
+        match self {
+            Format::OpenAiChat | Format::Ollama => Some(&shared::CHAT_ROLE),
+            Format::AiSdk | Format::AiSdk4 => Some(&ai_sdk::ROLE),
+            Format::Anthropic => Some(&anthropic::ROLE),
+            Format::Gemini => Some(&gemini::ROLE),
+            Format::AiSdkUi => Some(&ai_sdk_ui::ROLE),
+            Format::OpenAiResponses | Format::LangChain => None,
+        }
     }
 
     /// Whether a message reads as a compaction marker, no further than that
@@ -170,6 +182,30 @@ impl Format {
             }
             _ => Ok(false),
         }
+    }
+
+    /// Whether a message whose `role` is the string `name` is no marker, as
+    /// `reads_as_marker` would answer without reading anything else of it
+    /// (`role_by_name`); false when the message must be read to tell.
+    pub fn rules_out_marker_by_name(self, name: &str) -> bool {
+        self.role_by_name(name).is_some() && !shared::may_be_marker(name)
+    }
+
+    /// Whether a message whose `role` is the string `name` holds no tool
+    /// results, as `view_if_results` would answer from its role alone;
+    /// false when the message must be read to tell.
+    pub fn rules_out_results_by_name(self, name: &str) -> bool {
+        self.results_only_in_tool_messages()
+            && self
+                .role_by_name(name)
+                .is_some_and(|role| role != Role::Tool)
+    }
+
+    /// What `role` reads any message object (not an array) as whose `role`
+    /// is the string `name`, without reading anything else of it (`None`
+    /// when the format refuses the name, or reads more for a role).
+    fn role_by_name(self, name: &str) -> Option<Role> {
+        self.role_rule()?.by_name(name)
     }
 
     /// Whether only tool messages (`Role::Tool`) hold tool results in this

@@ -15,8 +15,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_role, foreign_field, has, is_marker, json_text, part_at, part_count, role_misfit,
-    starts_with_tag, string_field, string_role, subfield, untagged, ATTACHMENT_MILLI,
+    foreign_field, has, is_marker, json_text, part_at, part_count, role_misfit, starts_with_tag,
+    string_field, string_role, subfield, untagged, ATTACHMENT_MILLI, CHAT_ROLE,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -84,7 +84,7 @@ pub fn ollama_field_misfit<N: Node>(message: &N) -> Option<String> {
 }
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    let (role_name, role) = chat_role(message, reader)?;
+    let (role_name, role) = CHAT_ROLE.read(message, reader)?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;
     let content = reader.string(message, "", "content")?;

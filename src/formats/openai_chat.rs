@@ -6,8 +6,9 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_role, content_blocks, is_marker, part_at, part_count, parts, parts_misfit, required_type,
+    content_blocks, is_marker, part_at, part_count, parts, parts_misfit, required_type,
     string_field, subfield, tag_candidate, text_block, text_milli, untyped_role, ATTACHMENT_MILLI,
+    CHAT_ROLE,
 };
 use crate::formats::{Format, MessageReader};
 use crate::history::COMPACTION_MARKER_NAME;
@@ -30,7 +31,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     if message.kind() != Kind::Object {
         return Err(reader.type_error("", "a message object", message.kind()));
     }
-    let (role_name, role) = chat_role(message, reader)?;
+    let (role_name, role) = CHAT_ROLE.read(message, reader)?;
     let content = reader.get(message, "", "content")?;
     let first = tag_candidate(&role_name, content.as_ref());
     // A tool message without content has no payload to clear: a placeholder

@@ -17,10 +17,10 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, has, is_marker, output_text, parts,
-    parts_misfit, required_type, role_misfit, role_of, string_field, tag_candidate, tagged,
-    text_milli, tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
+    parts_misfit, required_type, role_misfit, string_field, tag_candidate, tagged, text_milli,
+    tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
 };
-use crate::formats::{Format, MessageReader};
+use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
 
@@ -122,8 +122,11 @@ pub fn role<N: Node>(
 }
 
 fn message_role<N: Node>(item: &N, reader: &MessageReader) -> Result<(String, Role), InputError> {
-    role_of(item, reader, ROLES, "")
+    MESSAGE_ROLE.named(reader.required_string(item, "", "role")?, reader)
 }
+
+/// A message item's role (its kind is checked before).
+const MESSAGE_ROLE: RoleRule = RoleRule::one_of(ROLES, "");
 
 pub fn view<N: Node>(item: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     let item_type = item_type(item, reader)?;

@@ -4,7 +4,7 @@
 use crate::content::Block;
 use crate::error::InputError;
 use crate::estimate::ATTACHMENT_TOKENS;
-use crate::formats::{Format, MessageReader};
+use crate::formats::{Format, MessageReader, RoleRule};
 use crate::history::{COMPACTION_MARKER_NAME, MARKER_CLOSE, MARKER_OPEN};
 use crate::node::{Kind, Node};
 use crate::view::Role;
@@ -380,51 +380,21 @@ pub fn output_text<N: Node>(value: Option<&N>, text_types: &[&str]) -> (String, 
 }
 
 /// A message object's `role` in the formats that take any role (OpenAI Chat,
-/// Ollama): its name and kind, an unknown role read as system-like.
-/// (`function`, OpenAI's older tool role, is read in both: Ollama's
-/// misfit refuses it before this.)
-pub fn chat_role<N: Node>(
-    message: &N,
-    reader: &MessageReader,
-) -> Result<(String, Role), InputError> {
-    if message.kind() != Kind::Object {
-        return Err(reader.type_error("", "a message object", message.kind()));
-    }
-    let name = reader.required_string(message, "", "role")?;
-    let role = match name.as_str() {
-        "system" => Role::System,
-        "user" => Role::User,
-        "assistant" => Role::Assistant,
-        "tool" | "function" => Role::Tool,
-        _ => Role::Other,
-    };
-    Ok((name, role))
-}
-
-/// A message's `role`, which must be one of `roles`: its name and kind.
-pub fn role_of<N: Node>(
-    message: &N,
-    reader: &MessageReader,
-    roles: &[(&str, Role)],
-    hint: &str,
-) -> Result<(String, Role), InputError> {
-    let name = reader.required_string(message, "", "role")?;
-    match roles.iter().find(|(role, _)| *role == name) {
-        Some((_, role)) => Ok((name, *role)),
-        None => {
-            let names: Vec<String> = roles
-                .iter()
-                .map(|(role, _)| format!("\"{role}\""))
-                .collect();
-            let (last, rest) = names.split_last().expect("a format has roles");
-            Err(InputError::type_error(format!(
-                "{} must be {} or {last}, got \"{name}\"{hint}",
-                reader.path("role"),
-                crate::util::join::join(rest.iter().map(String::as_str), ", ")
-            )))
-        }
-    }
-}
+/// Ollama): an unknown role is read as system-like. (`function`, OpenAI's
+/// older tool role, is read in both: Ollama's misfit refuses it before this.)
+pub const CHAT_ROLE: RoleRule = RoleRule {
+    what: "a message object",
+    roles: &[
+        ("system", Role::System),
+        ("user", Role::User),
+        ("assistant", Role::Assistant),
+        ("tool", Role::Tool),
+        ("function", Role::Tool),
+    ],
+    other: Some(Role::Other),
+    hint: "",
+    absent: None,
+};
 
 /// The blocks of a message's content for the transcript: a string is one
 /// text (a marker's summary without its tags); each part of an array is

@@ -8,7 +8,9 @@ use crate::formats::{read_structure, Format, MessageReader, Reading};
 use crate::node::Node;
 use crate::prune::DEFAULT_PLACEHOLDER;
 
-use super::{agreed, Runs, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST};
+use super::{
+    agreed, role_names_from_the_end, Runs, SettledByName, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST,
+};
 
 /// `cuts::effective_bounds` of `all`, read newest first: the number of
 /// instructions, and where the effective history goes on from.
@@ -51,9 +53,13 @@ fn bounds_from_the_end<N: Node>(
         return None; // the instructions may go on past the probe
     }
     let mut formats = runs.formats();
+    let no_marker = SettledByName::new(&formats, Format::rules_out_marker_by_name);
     // The marker is never among the instructions, so the newest one after
     // the probe, or else the probe's, is where the effective history starts.
-    for index in (LEADING_PROBE..all.len()).rev() {
+    for (index, role_name) in role_names_from_the_end(all, LEADING_PROBE..all.len()) {
+        if no_marker.settles(&formats, role_name) {
+            continue;
+        }
         let reader = MessageReader {
             argument,
             index,

@@ -28,6 +28,8 @@ pub use effective::effective_bounds;
 pub use emergency::{emergency_cut, windowed_cut};
 pub use prune::prune_plan;
 
+use std::ops::Range;
+
 use crate::error::InputError;
 use crate::formats::{read_run, Format, Read, Reading, ALL_FORMATS};
 use crate::node::Node;
@@ -42,6 +44,74 @@ pub const SHORTEST_READ_NEWEST_FIRST: usize = 2 * FIRST_WINDOW;
 /// The leading messages are looked for in this many messages; a history
 /// that begins with more system messages than this is read whole.
 const LEADING_PROBE: usize = 8;
+
+/// The role names found many messages at a time (`Node::role_names`): a
+/// message with another role is read itself.
+const ROLE_NAMES: &[&str] = &[
+    "user",
+    "assistant",
+    "tool",
+    "system",
+    "developer",
+    "function",
+    "model",
+];
+
+/// The role names (`ROLE_NAMES`) that settle a question in each format
+/// without a read of the message, a bit each.
+struct SettledByName {
+    bits: [u8; ALL_FORMATS.len()],
+}
+
+impl SettledByName {
+    /// The names that `settles` says settle it, in each of `formats`.
+    fn new(formats: &[Format], settles: impl Fn(Format, &str) -> bool) -> SettledByName {
+        let mut bits = [0; ALL_FORMATS.len()];
+        for &format in formats {
+            for (bit, name) in ROLE_NAMES.iter().enumerate() {
+                if settles(format, name) {
+                    bits[format as usize] |= 1 << bit;
+                }
+            }
+        }
+        SettledByName { bits }
+    }
+
+    /// Whether a message with the role name `code` (`Node::role_names`) is
+    /// settled in every format of `formats`, and there is one.
+    fn settles(&self, formats: &[Format], code: u8) -> bool {
+        code != 0
+            && !formats.is_empty()
+            && formats
+                .iter()
+                .all(|&format| self.bits[format as usize] & (1 << (code - 1)) != 0)
+    }
+}
+
+/// The messages of `range`, newest first, each with its role name
+/// (`Node::role_names`), which are found a window at a time: a search that
+/// stops early has looked at no more than four times what it needed.
+fn role_names_from_the_end<N: Node>(
+    messages: &[N],
+    range: Range<usize>,
+) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut names = Vec::new();
+    let mut window_start = range.end;
+    let mut next = range.end;
+    let mut window = FIRST_WINDOW;
+    std::iter::from_fn(move || {
+        if next == range.start {
+            return None;
+        }
+        if next == window_start {
+            window_start = next.saturating_sub(window).max(range.start);
+            names = N::role_names(&messages[window_start..next], ROLE_NAMES);
+            window *= 4;
+        }
+        next -= 1;
+        Some((next, names[next - window_start]))
+    })
+}
 
 /// Runs of a history read one after another (newest first, or the leading
 /// messages and then the newest): each is read on its own, and together

@@ -9,7 +9,9 @@ use crate::node::Node;
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
 use crate::view::Edit;
 
-use super::{agreed, Runs, FIRST_WINDOW, SHORTEST_READ_NEWEST_FIRST};
+use super::{
+    agreed, role_names_from_the_end, Runs, SettledByName, FIRST_WINDOW, SHORTEST_READ_NEWEST_FIRST,
+};
 
 /// `prune::prune_plan` of `effective`, read newest first when it has no
 /// budget (a budget needs the whole history's estimate).
@@ -55,7 +57,11 @@ fn edits_from_the_end<N: Node>(
     // results matter (`Format::view_if_results`), in every format the
     // newer messages fit.
     let mut formats = runs.formats();
-    for index in (0..end).rev() {
+    let no_results = SettledByName::new(&formats, Format::rules_out_results_by_name);
+    for (index, role_name) in role_names_from_the_end(effective, 0..end) {
+        if no_results.settles(&formats, role_name) {
+            continue;
+        }
         let reader = MessageReader {
             argument,
             index,

@@ -61,6 +61,35 @@ test("Proxies: transparent ones read like the object, throwing traps are refused
   }
 });
 
+test("in a long history, an older message whose role cannot be found in one go is read alone, and refused as a whole read refuses it", () => {
+  // 91 messages: read newest first, their roles found many at a time
+  // (guarded.js's roleNames); message 40 is an assistant reply.
+  const long = (bad) => {
+    const history = [session()[0], ...Array.from({ length: 15 }, () => session().slice(1)).flat()];
+    history[40] = bad(history[40]);
+    return history;
+  };
+  const throwingRole = (m) => Object.defineProperty({ ...m }, "role", { enumerable: true, get: () => { throw new Error("boom"); } });
+  const revoked = () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; };
+  const bad = {
+    "a role getter that throws": throwingRole,
+    "an array with a role": (m) => Object.assign(["x"], m),
+    "a revoked Proxy": revoked,
+    "a Proxy whose get throws": (m) => new Proxy(m, { get: () => { throw new Error("trap"); } }),
+    "a role that is no string": (m) => ({ ...m, role: 7 }),
+  };
+  for (const [what, make] of Object.entries(bad)) {
+    for (const [name, read] of Object.entries({
+      effectiveHistory: (memo, history) => memo.effectiveHistory(history),
+      pruneForModel: (memo, history) => memo.pruneForModel(history, CLEAR_ALL),
+    })) {
+      const { error: whole } = attempt(() => read(new kram.HistoryMemo(), long(make)));
+      assert.ok(whole instanceof TypeError && /\[40\]/.test(whole.message), `${what}, ${name}: ${whole}`);
+      assert.throws(() => read(kram, long(make)), (error) => error instanceof TypeError && error.message === whole.message, `${what}, ${name}`);
+    }
+  }
+});
+
 test("revoked Proxies as a message, a field, the history and the options", () => {
   const revoked = () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
