@@ -65,7 +65,7 @@ impl Node for JsNode {
 
     fn item(&self, index: usize) -> Result<Self, String> {
         guarded::get_index(&self.0, index as u32)
-            .map(JsNode)
+            .map(|(element, _)| JsNode(element))
             .map_err(|thrown| describe_thrown(&thrown))
     }
 
@@ -176,13 +176,15 @@ pub fn read_array_leaving(
     // cost a call into JS each.
     let mut nodes: Vec<JsNode> = (0..unread).map(|_| JsNode(JsValue::UNDEFINED)).collect();
     for index in unread..actual {
-        let element = guarded::get_index(value, index).map_err(|thrown| {
+        let (element, kind) = guarded::get_index(value, index).map_err(|thrown| {
             type_error(format!(
                 "{argument}[{index}] could not be read: {}",
                 describe_thrown(&thrown)
             ))
         })?;
-        let last = !element.is_object();
+        // What the core refuses as a message ends the read: it is then the
+        // newest message, which every read reads.
+        let last = !matches!(kind, Kind::Object | Kind::Array);
         nodes.push(JsNode(element));
         if last {
             break;

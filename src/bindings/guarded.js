@@ -12,12 +12,7 @@ function fail(error) {
   return undefined;
 }
 
-/**
- * `Reflect.get`, written out rather than through `guarded` since it is
- * called for every element read. The module imports it twice: with a key,
- * and as `item` with an index that comes as a number, not a JS value made
- * for it.
- */
+/** `Reflect.get`, written out rather than through `guarded`. */
 export function get(target, key) {
   try {
     return Reflect.get(target, key);
@@ -59,7 +54,9 @@ function answer(value, kind) {
  * A field of an object, `undefined` for anything that is not one (as the
  * core's `Node::field` wants), so the type test costs no call of its own;
  * its kind goes to the kind byte. A throw is kept for takeThrown() (the
- * kind byte says it, not the throw flag).
+ * kind byte says it, not the throw flag). The module imports it twice: with
+ * a key, and as `item` with an index that comes as a number, not a JS value
+ * made for it (an element's kind, which every message read asks first).
  */
 export function field(target, key) {
   if (typeof target !== "object" || target === null) return answer(undefined, 0);

@@ -29,7 +29,7 @@ extern "C" {
     fn guarded_field(target: &JsValue, key: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = lengthOf)]
     fn guarded_length_of(value: &JsValue) -> f64;
-    #[wasm_bindgen(js_name = get)]
+    #[wasm_bindgen(js_name = field)]
     fn guarded_item(target: &JsValue, index: u32) -> JsValue;
     #[wasm_bindgen(js_name = ownProperty)]
     fn guarded_own_property(value: &JsValue, key: &JsValue) -> JsValue;
@@ -136,9 +136,14 @@ pub fn whole_length(length: f64) -> Option<u32> {
     (length >= 0.0 && length.fract() == 0.0 && length <= u32::MAX as f64).then_some(length as u32)
 }
 
-/// An element of an array (or anything indexable).
-pub fn get_index(target: &JsValue, index: u32) -> Result<JsValue, JsValue> {
-    checked(guarded_item(target, index))
+/// An element of an array, and its kind (which `field` writes, so that
+/// knowing it costs no call of its own).
+pub fn get_index(target: &JsValue, index: u32) -> Result<(JsValue, Kind), JsValue> {
+    let value = guarded_item(target, index);
+    match FLAGS[FIELD_KIND].load(Ordering::Relaxed) {
+        THREW => Err(take_thrown()),
+        kind => Ok((value, kind_from(kind))),
+    }
 }
 
 /// `Reflect.getOwnPropertyDescriptor`: runs a Proxy's trap; `undefined` for none.

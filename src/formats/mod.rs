@@ -169,43 +169,27 @@ impl Format {
 
     /// Whether a message reads as a compaction marker, no further than that
     /// needs: its role, and the whole message (`view`) only when the role is
-    /// one a marker can have (`shared::may_be_marker`). An error is one
-    /// `view` would report.
+    /// one a marker can have (`shared::may_be_marker`). `role_name` is the
+    /// message's `role` string when the caller found it already
+    /// (`Node::role_names`): a format that reads a role from that field
+    /// alone does not read it again. An error is one `view` would report.
     pub fn reads_as_marker<N: Node>(
         self,
         message: &N,
         reader: &MessageReader,
+        role_name: Option<&str>,
     ) -> Result<bool, InputError> {
-        match self.role(message, reader)? {
-            Some((name, _)) if shared::may_be_marker(&name) => {
-                Ok(self.view(message, reader)?.is_marker)
-            }
-            _ => Ok(false),
+        let may_be_marker = match role_name.filter(|name| self.role_by_name(name).is_some()) {
+            Some(name) => shared::may_be_marker(name),
+            None => match self.role(message, reader)? {
+                Some((name, _)) => shared::may_be_marker(&name),
+                None => false,
+            },
+        };
+        if !may_be_marker {
+            return Ok(false);
         }
-    }
-
-    /// Whether a message whose `role` is the string `name` is no marker, as
-    /// `reads_as_marker` would answer without reading anything else of it
-    /// (`role_by_name`); false when the message must be read to tell.
-    pub fn rules_out_marker_by_name(self, name: &str) -> bool {
-        self.role_by_name(name).is_some() && !shared::may_be_marker(name)
-    }
-
-    /// Whether a message whose `role` is the string `name` holds no tool
-    /// results, as `view_if_results` would answer from its role alone;
-    /// false when the message must be read to tell.
-    pub fn rules_out_results_by_name(self, name: &str) -> bool {
-        self.results_only_in_tool_messages()
-            && self
-                .role_by_name(name)
-                .is_some_and(|role| role != Role::Tool)
-    }
-
-    /// What `role` reads any message object (not an array) as whose `role`
-    /// is the string `name`, without reading anything else of it (`None`
-    /// when the format refuses the name, or reads more for a role).
-    fn role_by_name(self, name: &str) -> Option<Role> {
-        self.role_rule()?.by_name(name)
+        Ok(self.view(message, reader)?.is_marker)
     }
 
     /// Whether only tool messages (`Role::Tool`) hold tool results in this
@@ -220,20 +204,32 @@ impl Format {
 
     /// A message's view when it may hold tool results, `None` when it holds
     /// none, read no further than that needs: where only tool messages hold
-    /// results, any other message's role alone. For pruning's older
-    /// messages, of which only the results matter. An error is one `view`
-    /// would report.
+    /// results, any other message's role alone (found from `role_name` as
+    /// `reads_as_marker` does). For pruning's older messages, read newest
+    /// first.
     pub fn view_if_results<N: Node>(
         self,
         message: &N,
         reader: &MessageReader,
+        role_name: Option<&str>,
     ) -> Result<Option<MessageView>, InputError> {
-        if self.results_only_in_tool_messages()
-            && !matches!(self.role(message, reader)?, Some((_, Role::Tool)))
-        {
-            return Ok(None);
+        if self.results_only_in_tool_messages() {
+            let role = match role_name.and_then(|name| self.role_by_name(name)) {
+                Some(role) => Some(role),
+                None => self.role(message, reader)?.map(|(_, role)| role),
+            };
+            if role != Some(Role::Tool) {
+                return Ok(None);
+            }
         }
         self.view(message, reader).map(Some)
+    }
+
+    /// What `role` reads any message object (not an array) as whose `role`
+    /// is the string `name`, without reading anything else of it (`None`
+    /// when the format refuses the name, or reads more for a role).
+    fn role_by_name(self, name: &str) -> Option<Role> {
+        self.role_rule()?.by_name(name)
     }
 
     /// Reads one message's content for the summariser's transcript.

@@ -28,9 +28,6 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
 }
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    if message.kind() != Kind::Object {
-        return Err(reader.type_error("", "a message object", message.kind()));
-    }
     let (role_name, role) = CHAT_ROLE.read(message, reader)?;
     let content = reader.get(message, "", "content")?;
     let first = tag_candidate(&role_name, content.as_ref());

@@ -8,9 +8,7 @@ use crate::formats::{read_structure, Format, MessageReader, Reading};
 use crate::node::Node;
 use crate::prune::DEFAULT_PLACEHOLDER;
 
-use super::{
-    agreed, role_names_from_the_end, Runs, SettledByName, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST,
-};
+use super::{agreed, role_names_from_the_end, Runs, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST};
 
 /// `cuts::effective_bounds` of `all`, read newest first: the number of
 /// instructions, and where the effective history goes on from.
@@ -30,9 +28,10 @@ pub fn effective_bounds<N: Node>(
 /// The bounds from the leading messages and a search for the newest marker
 /// from the end, or `None` to read the whole history.
 ///
-/// The search reads of each message its role (`Format::reads_as_marker`),
-/// and the whole message only when its role is one a marker can have, in
-/// every format the leading messages fit. A format that cannot read a
+/// The search reads of each message its role (`Format::reads_as_marker`;
+/// most roles are found many messages at a time, `Node::role_names`), and
+/// the whole message only when its role is one a marker can have, in every
+/// format the leading messages fit. A format that cannot read a
 /// message is not the history's; formats that read it differently, or none
 /// left, are settled by the whole read.
 fn bounds_from_the_end<N: Node>(
@@ -53,13 +52,9 @@ fn bounds_from_the_end<N: Node>(
         return None; // the instructions may go on past the probe
     }
     let mut formats = runs.formats();
-    let no_marker = SettledByName::new(&formats, Format::rules_out_marker_by_name);
     // The marker is never among the instructions, so the newest one after
     // the probe, or else the probe's, is where the effective history starts.
     for (index, role_name) in role_names_from_the_end(all, LEADING_PROBE..all.len()) {
-        if no_marker.settles(&formats, role_name) {
-            continue;
-        }
         let reader = MessageReader {
             argument,
             index,
@@ -68,7 +63,7 @@ fn bounds_from_the_end<N: Node>(
             cleared: false,
         };
         if agreed(&mut formats, |format| {
-            format.reads_as_marker(&all[index], &reader)
+            format.reads_as_marker(&all[index], &reader, role_name)
         })? {
             return Some((instructions, index));
         }

@@ -57,44 +57,14 @@ const ROLE_NAMES: &[&str] = &[
     "model",
 ];
 
-/// The role names (`ROLE_NAMES`) that settle a question in each format
-/// without a read of the message, a bit each.
-struct SettledByName {
-    bits: [u8; ALL_FORMATS.len()],
-}
-
-impl SettledByName {
-    /// The names that `settles` says settle it, in each of `formats`.
-    fn new(formats: &[Format], settles: impl Fn(Format, &str) -> bool) -> SettledByName {
-        let mut bits = [0; ALL_FORMATS.len()];
-        for &format in formats {
-            for (bit, name) in ROLE_NAMES.iter().enumerate() {
-                if settles(format, name) {
-                    bits[format as usize] |= 1 << bit;
-                }
-            }
-        }
-        SettledByName { bits }
-    }
-
-    /// Whether a message with the role name `code` (`Node::role_names`) is
-    /// settled in every format of `formats`, and there is one.
-    fn settles(&self, formats: &[Format], code: u8) -> bool {
-        code != 0
-            && !formats.is_empty()
-            && formats
-                .iter()
-                .all(|&format| self.bits[format as usize] & (1 << (code - 1)) != 0)
-    }
-}
-
-/// The messages of `range`, newest first, each with its role name
-/// (`Node::role_names`), which are found a window at a time: a search that
-/// stops early has looked at no more than four times what it needed.
+/// The messages of `range`, newest first, each with its `role` when that
+/// is a string of `ROLE_NAMES` (`Node::role_names`). The names are found a
+/// window at a time: a search that stops early has looked at no more than
+/// four times what it needed.
 fn role_names_from_the_end<N: Node>(
     messages: &[N],
     range: Range<usize>,
-) -> impl Iterator<Item = (usize, u8)> + '_ {
+) -> impl Iterator<Item = (usize, Option<&'static str>)> + '_ {
     let mut names = Vec::new();
     let mut window_start = range.end;
     let mut next = range.end;
@@ -109,7 +79,8 @@ fn role_names_from_the_end<N: Node>(
             window *= 4;
         }
         next -= 1;
-        Some((next, names[next - window_start]))
+        let name = names[next - window_start].checked_sub(1);
+        Some((next, name.map(|at| ROLE_NAMES[at as usize])))
     })
 }
 

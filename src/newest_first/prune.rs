@@ -9,9 +9,7 @@ use crate::node::Node;
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
 use crate::view::Edit;
 
-use super::{
-    agreed, role_names_from_the_end, Runs, SettledByName, FIRST_WINDOW, SHORTEST_READ_NEWEST_FIRST,
-};
+use super::{agreed, role_names_from_the_end, Runs, FIRST_WINDOW, SHORTEST_READ_NEWEST_FIRST};
 
 /// `prune::prune_plan` of `effective`, read newest first when it has no
 /// budget (a budget needs the whole history's estimate).
@@ -57,11 +55,7 @@ fn edits_from_the_end<N: Node>(
     // results matter (`Format::view_if_results`), in every format the
     // newer messages fit.
     let mut formats = runs.formats();
-    let no_results = SettledByName::new(&formats, Format::rules_out_results_by_name);
     for (index, role_name) in role_names_from_the_end(effective, 0..end) {
-        if no_results.settles(&formats, role_name) {
-            continue;
-        }
         let reader = MessageReader {
             argument,
             index,
@@ -70,7 +64,7 @@ fn edits_from_the_end<N: Node>(
             cleared: true,
         };
         let results = agreed(&mut formats, |format| {
-            let view = format.view_if_results(&effective[index], &reader)?;
+            let view = format.view_if_results(&effective[index], &reader, role_name)?;
             Ok(view.map(|view| (view.is_marker, view.tool_results)))
         })?;
         if let Some((is_marker, results)) = results {

@@ -28,7 +28,7 @@ const SAFE = [
   [/^const ret = typeof (globalThis|global|self|window) === "undefined"/, "reads a global binding"],
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (arg0|v0); return ret; \}/, "a cast: returns its argument"],
   [/^const ret = getStringFromWasm0\(arg0, arg1\); return ret; \}/, "makes a JS string from the module's own memory"],
-  [/^const ret = get\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's get with an index (guarded_item), which catches what it calls (the test below)"],
+  [/^const ret = field\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's field with an index (guarded_item), which catches what it calls (the test below)"],
   [/^const ret = copyArray\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's copyArray (guarded_copy_array), made by guarded(), which catches what it calls (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg0, arg1\); wasm\d?\.__wbindgen_free\(arg0, arg1 \* 4, 4\); var v1 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(v0, v1, getArrayU8FromWasm0\(arg4, arg5\)\); \}$/, "calls guarded.js's roleNames with arrays and a byte view of the module's own making; it catches what it reads (the test below)"],
   [/^writeFlagsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeFlagsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
