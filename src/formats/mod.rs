@@ -140,7 +140,8 @@ impl Format {
     /// A message's role as its view reads it (the name the marker rule is
     /// given, and its kind); `None` for an item that is no message (OpenAI
     /// Responses). An error is one `view` would report. It is all the reads
-    /// newest first (`crate::newest_first`) read of most messages.
+    /// newest first (`crate::newest_first`) read of most messages, when
+    /// their role names were not found beforehand (`role_by_name`).
     pub fn role<N: Node>(
         self,
         message: &N,
@@ -149,6 +150,7 @@ impl Format {
         Ok(match (self, self.role_rule()) {
             (_, Some(rule)) => Some(rule.read(message, reader)?),
             (Format::OpenAiResponses, None) => openai_responses::role(message, reader)?,
+            // LangChain, the other format without a rule.
             (_, None) => Some(langchain::role(message, reader)?),
         })
     }
