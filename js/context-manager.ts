@@ -79,8 +79,8 @@ export class ContextManager {
   ): Promise<Prepared<M>> {
     const maxTokens = numberOr(callMaxTokens, "maxTokens", "positive", this.#maxTokens);
     const turn = this.#turn<M>(maxTokens);
-    const { effective, numbers } = turn.effective(all);
-    const estimated = turn.estimate(effective, numbers);
+    const { effective, numbers, tokens: effectiveTokens } = turn.effective(all);
+    const estimated = effectiveTokens ?? turn.estimate(effective, numbers);
     const tokens = withUsage(all, effective.length, estimated, lastUsage, turn.estimate);
     const result = turn.result(tokens);
     const fits = wasm.ladderBeforePruning(tokens, maxTokens) as { next: "none"; reason: string } | undefined;
@@ -168,11 +168,13 @@ export class ContextManager {
       maxTokens,
       format,
       estimate,
-      // `all` is numbered once; the effective history's numbers are its slices.
+      // `all` is numbered once; the effective history's numbers are its
+      // slices. The bounds come from a read with the estimates, which gives
+      // the estimate too when the effective history is all of `all`.
       effective(all) {
         const numbers = numbersOf(memo, all);
-        const [instructions, start] = core.effectiveBounds(list(all), numbers, format) as unknown as [number, number];
-        if (start === instructions) return { effective: all.slice(), numbers };
+        const [instructions, start, tokens] = core.effectiveBounds(list(all), numbers, format) as unknown as [number, number, number];
+        if (start === instructions) return { effective: all.slice(), numbers, tokens };
         return {
           effective: [...all.slice(0, instructions), ...all.slice(start)],
           numbers: joined(numbers.subarray(0, instructions), numbers.subarray(start)),
@@ -211,7 +213,8 @@ interface Turn<M extends Message> {
   maxTokens: number;
   format: FormatOptions;
   estimate(messages: readonly M[], numbers?: Uint32Array): number;
-  effective(all: readonly M[]): { effective: M[]; numbers: Uint32Array };
+  /** The effective history, its numbers, and its estimate when it is all of `all`. */
+  effective(all: readonly M[]): { effective: M[]; numbers: Uint32Array; tokens?: number };
   prune(messages: readonly M[]): M[];
   cut(messages: M[]): M[];
   result(tokensBefore: number): ResultOf<M>;

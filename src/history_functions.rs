@@ -141,6 +141,23 @@ pub fn effective_bounds_with<N: Node>(
     Ok(bounds)
 }
 
+/// What a turn of an agent loop needs first, from one read through its memo
+/// with the estimates: the effective history's bounds, and its estimate
+/// when it is the whole history (as `estimate_tokens_with` of it would
+/// answer; with a marker the effective history is estimated on its own).
+/// The read the turn's estimate would make next is then already made.
+pub fn effective_bounds_and_tokens_with<N: Node>(
+    all: &[N],
+    format: Option<Format>,
+    recall: &mut Recall,
+) -> Result<(usize, usize, Option<u64>), InputError> {
+    let (_, views) = read_history_remembering(all, format, "all", DEFAULT_PLACEHOLDER, recall)?;
+    let (instructions, start) = crate::cuts::effective_bounds(&views);
+    let tokens = (start == instructions).then(|| history::total_tokens(&views));
+    recall.keep(views);
+    Ok((instructions, start, tokens))
+}
+
 pub fn prune_for_model<N: Node>(
     effective: &[N],
     options: &PruneOptions,

@@ -213,8 +213,9 @@ impl HistoryMemo {
         effective(all, options, Some((self, numbers)))
     }
 
-    /// The effective history of `all` as bounds, `[instructions, start]`:
-    /// `all.slice(0, instructions)` then `all.slice(start)`. For
+    /// The effective history of `all` as bounds, `[instructions, start,
+    /// tokens]`: `all.slice(0, instructions)` then `all.slice(start)`, and
+    /// its estimate when that is all of it (-1 when not). For
     /// ContextManager, which builds the array itself.
     #[wasm_bindgen(js_name = effectiveBounds)]
     pub fn effective_bounds(
@@ -222,16 +223,20 @@ impl HistoryMemo {
         all: MessageList,
         numbers: &[u32],
         options: Option<FormatOptionsArg>,
-    ) -> Result<Vec<u32>, JsValue> {
-        let (mut instructions, mut start) = (0, 0);
-        self.read_lazily(&all, "all", numbers, false, &mut |all, recall| {
+    ) -> Result<Vec<f64>, JsValue> {
+        let mut bounds = (0, 0, None);
+        self.read_lazily(&all, "all", numbers, true, &mut |all, recall| {
             let format = read_format_option(options.as_ref())?;
-            (instructions, start) =
-                history_functions::effective_bounds_with(all, format, Some(recall))
-                    .map_err(to_js_error)?;
+            bounds = history_functions::effective_bounds_and_tokens_with(all, format, recall)
+                .map_err(to_js_error)?;
             Ok(())
         })?;
-        Ok(vec![instructions as u32, start as u32])
+        let (instructions, start, tokens) = bounds;
+        Ok(vec![
+            instructions as f64,
+            start as f64,
+            tokens.map_or(-1.0, |tokens| tokens as f64),
+        ])
     }
 
     /// `pruneForModel`, through the memo.
