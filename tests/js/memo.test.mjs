@@ -4,6 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import {
   ContextManager,
   HistoryMemo,
@@ -106,6 +108,34 @@ test("messages of histories no longer read are forgotten", () => {
   const small = codingSession(1);
   for (let i = 0; i < 40; i++) memo.estimateTokens(small);
   assert.equal(memo.size, small.length - 1);
+});
+
+test("a memo and a manager that live on keep no message alive that the caller dropped", async () => {
+  // The collector, without a flag on the test command.
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc");
+  const memo = new HistoryMemo();
+  const manager = new ContextManager({ maxTokens: 2_000, prune: EAGER });
+  let history = codingSession(40, { outputLines: 20 });
+  const messages = history.map((message) => new WeakRef(message));
+  // Every function that remembers, through both, with pruned copies made
+  // (the memo keeps a copy per original, weakly) and every tier above none.
+  memo.estimateTokens(history);
+  memo.effectiveHistory(history);
+  memo.pruneForModel(history, EAGER);
+  memo.emergencyPrune(history, 1_000);
+  const { tier } = await manager.prepare(history);
+  assert.notEqual(tier, "none");
+  assert.ok(memo.size > 0);
+  history = undefined;
+  const alive = () => messages.filter((message) => message.deref() !== undefined).length;
+  // A WeakRef's target lives to the end of the job that made or read it.
+  for (let round = 0; round < 10 && alive() > 0; round++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+  }
+  assert.equal(alive(), 0, "every dropped message is collected while the memo and the manager live");
+  assert.ok(memo.size > 0 && manager instanceof ContextManager);
 });
 
 test("ContextManager over a growing session answers as a new ContextManager does each turn", async () => {
