@@ -181,17 +181,46 @@ impl Format {
         reader: &MessageReader,
         role_name: Option<&str>,
     ) -> Result<bool, InputError> {
-        let may_be_marker = match role_name.filter(|name| self.role_by_name(name).is_some()) {
-            Some(name) => shared::may_be_marker(name),
+        let read;
+        let name = match role_name.filter(|name| self.role_by_name(name).is_some()) {
+            Some(name) => name,
             None => match self.role(message, reader)? {
-                Some((name, _)) => shared::may_be_marker(&name),
-                None => false,
+                Some((name, _)) => {
+                    read = name;
+                    read.as_str()
+                }
+                None => return Ok(false),
             },
         };
-        if !may_be_marker {
+        if !shared::may_be_marker(name) {
+            return Ok(false);
+        }
+        // Where the marker's tag is looked for at the start of `content`,
+        // a message whose content does not start with it is no marker (but
+        // a system message may be one by its name).
+        let content = || message.field("content").ok().flatten();
+        if self.marks_in_content()
+            && name != "system"
+            && !shared::tag_candidate(name, content().as_ref())
+        {
             return Ok(false);
         }
         Ok(self.view(message, reader)?.is_marker)
+    }
+
+    /// Whether this format's views find a marker as `shared::tag_candidate`
+    /// of the message's `content` (or, for a system message, by its name):
+    /// the others look in `parts` or elsewhere.
+    fn marks_in_content(self) -> bool {
+        matches!(
+            self,
+            Format::OpenAiChat
+                | Format::Ollama
+                | Format::AiSdk
+                | Format::AiSdk4
+                | Format::Anthropic
+                | Format::OpenAiResponses
+        )
     }
 
     /// Whether only tool messages (`Role::Tool`) hold tool results in this
