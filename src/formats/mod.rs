@@ -171,7 +171,9 @@ impl Format {
 
     /// Whether a message reads as a compaction marker, no further than that
     /// needs: its role, and the whole message (`view`) only when the role is
-    /// one a marker can have (`shared::may_be_marker`). `role_name` is the
+    /// one a marker can have (`shared::may_be_marker`) and, where the tag is
+    /// looked for at the start of `content`, the content starts with it or
+    /// the message is a system message. `role_name` is the
     /// message's `role` string when the caller found it already
     /// (`Node::role_names`): a format that reads a role from that field
     /// alone does not read it again. An error is one `view` would report.
@@ -197,13 +199,14 @@ impl Format {
         }
         // Where the marker's tag is looked for at the start of `content`,
         // a message whose content does not start with it is no marker (but
-        // a system message may be one by its name).
-        let content = || message.field("content").ok().flatten();
-        if self.marks_in_content()
-            && name != "system"
-            && !shared::tag_candidate(name, content().as_ref())
-        {
-            return Ok(false);
+        // a system message may be one by its name). A content that cannot
+        // be read goes to the view, which says why.
+        if self.marks_in_content() && name != "system" {
+            if let Ok(content) = message.field("content") {
+                if !shared::tag_candidate(name, content.as_ref()) {
+                    return Ok(false);
+                }
+            }
         }
         Ok(self.view(message, reader)?.is_marker)
     }

@@ -88,6 +88,14 @@ test("in a long history, an older message whose role cannot be found in one go i
       assert.throws(() => read(kram, long(make)), (error) => error instanceof TypeError && error.message === whole.message, `${what}, ${name}`);
     }
   }
+  // A user message may be a marker, so the marker search reads its content,
+  // and a throw there is refused as a whole read refuses it. (Pruning reads
+  // an older user message for its role alone: it holds no results.)
+  const throwingContent = () =>
+    Object.defineProperty({ role: "user" }, "content", { enumerable: true, get: () => { throw new Error("boom"); } });
+  const { error: whole } = attempt(() => new kram.HistoryMemo().effectiveHistory(long(throwingContent)));
+  assert.ok(whole instanceof TypeError && /\[40\]\.content/.test(whole.message), `${whole}`);
+  assert.throws(() => kram.effectiveHistory(long(throwingContent)), (error) => error.message === whole.message);
 });
 
 test("revoked Proxies as a message, a field, the history and the options", () => {
