@@ -44,7 +44,7 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
         Ok(role) => role,
         Err(why) => return Some(why),
     };
-    if !ROLES.iter().any(|(name, _)| *name == role) {
+    if ROLE.by_name(&role).is_none() {
         return Some(role_misfit(&role));
     }
     let (parts, len) = match parts_array(message) {

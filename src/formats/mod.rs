@@ -141,7 +141,7 @@ impl Format {
     /// given, and its kind); `None` for an item that is no message (OpenAI
     /// Responses). An error is one `view` would report. It is all the reads
     /// newest first (`crate::newest_first`) read of most messages, when
-    /// their role names were not found beforehand (`role_by_name`).
+    /// their role names were not found beforehand (`known_role`).
     pub fn role<N: Node>(
         self,
         message: &N,
@@ -184,8 +184,8 @@ impl Format {
         role_name: Option<&str>,
     ) -> Result<bool, InputError> {
         let read;
-        let name = match role_name.filter(|name| self.role_by_name(name).is_some()) {
-            Some(name) => name,
+        let name = match self.known_role(role_name) {
+            Some((name, _)) => name,
             None => match self.role(message, reader)? {
                 Some((name, _)) => {
                     read = name;
@@ -248,8 +248,8 @@ impl Format {
         role_name: Option<&str>,
     ) -> Result<Option<MessageView>, InputError> {
         if self.results_only_in_tool_messages() {
-            let role = match role_name.and_then(|name| self.role_by_name(name)) {
-                Some(role) => Some(role),
+            let role = match self.known_role(role_name) {
+                Some((_, role)) => Some(role),
                 None => self.role(message, reader)?.map(|(_, role)| role),
             };
             if role != Some(Role::Tool) {
@@ -260,10 +260,12 @@ impl Format {
     }
 
     /// What `role` reads any message object (not an array) as whose `role`
-    /// is the string `name`, without reading anything else of it (`None`
-    /// when the format refuses the name, or reads more for a role).
-    fn role_by_name(self, name: &str) -> Option<Role> {
-        self.role_rule()?.by_name(name)
+    /// is the string `role_name`, found beforehand, without reading anything
+    /// else of it: `None` when there is no name, the format refuses it, or
+    /// the format reads more for a role.
+    fn known_role(self, role_name: Option<&str>) -> Option<(&str, Role)> {
+        let name = role_name?;
+        Some((name, self.role_rule()?.by_name(name)?))
     }
 
     /// Reads one message's content for the summariser's transcript.

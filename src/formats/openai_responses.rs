@@ -75,7 +75,7 @@ fn message_misfit<N: Node>(message: &N) -> Option<String> {
     let Some(role) = string_field(message, "role") else {
         return Some("its `role`, which is not a string".to_string());
     };
-    if !ROLES.iter().any(|(name, _)| *name == role) {
+    if MESSAGE_ROLE.by_name(&role).is_none() {
         return Some(role_misfit(&role));
     }
     let content = message.field("content").ok().flatten();
