@@ -41,11 +41,8 @@ pub fn describe_messages<N: Node>(
 ) -> Result<Description, InputError> {
     let argument = "messages";
     let (format, views) = read_history(messages, format, argument, DEFAULT_PLACEHOLDER)?;
-    let messages = messages
-        .iter()
-        .zip(views)
-        .enumerate()
-        .map(|(index, (message, view))| {
+    let messages = crate::util::collect::all_ok(messages.iter().zip(views).enumerate().map(
+        |(index, (message, view))| {
             let reader = MessageReader {
                 argument,
                 index,
@@ -62,8 +59,8 @@ pub fn describe_messages<N: Node>(
                 tokens: view.tokens,
                 blocks: content.blocks,
             })
-        })
-        .collect::<Result<Vec<_>, InputError>>()?;
+        },
+    ))?;
     Ok(Description {
         format: format.name(),
         messages,

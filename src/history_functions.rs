@@ -10,8 +10,9 @@ use crate::formats::{read_history, read_history_remembering, read_structure_reme
 use crate::history;
 use crate::ladder::CompactionPlan;
 use crate::memo::Recall;
+use crate::newest_first::Messages;
 use crate::node::Node;
-use crate::plan::{with_edits, Output};
+use crate::plan::{self, with_edits, Output};
 use crate::prune::{self, PruneOptions, DEFAULT_PLACEHOLDER};
 use crate::view::MessageView;
 
@@ -29,13 +30,27 @@ fn read_then<N: Node, T>(
     mut memo: Memo,
     rule: impl FnOnce(&[MessageView]) -> T,
 ) -> Result<T, InputError> {
-    let (_, views) = match memo.as_deref_mut() {
-        Some(recall) => read_history_remembering(messages, format, argument, placeholder, recall),
-        None => read_history(messages, format, argument, placeholder),
-    }?;
+    let views = read_views(messages, format, argument, placeholder, memo.as_deref_mut())?;
     let answer = rule(&views);
     keep(memo, views);
     Ok(answer)
+}
+
+/// The views of `messages`, read through the memo if there is one. Apart
+/// from `read_then`, so that it is made once for each node type, not once
+/// for each rule.
+fn read_views<N: Node>(
+    messages: &[N],
+    format: Option<Format>,
+    argument: &str,
+    placeholder: &str,
+    memo: Memo,
+) -> Result<Vec<MessageView>, InputError> {
+    let (_, views) = match memo {
+        Some(recall) => read_history_remembering(messages, format, argument, placeholder, recall),
+        None => read_history(messages, format, argument, placeholder),
+    }?;
+    Ok(views)
 }
 
 /// `read_then` for the functions that read an effective history at the
@@ -105,29 +120,28 @@ pub fn needs_compaction_with<N: Node>(
 
 /// The leading system messages (instructions), then everything from the
 /// newest compaction marker on; the whole history when there is no marker.
-pub fn effective_history<N: Node>(
+pub fn effective_history<N: Node + Clone>(
     all: &[N],
     format: Option<Format>,
 ) -> Result<Vec<Output>, InputError> {
     effective_history_with(all, format, None)
 }
 
-pub fn effective_history_with<N: Node>(
-    all: &[N],
+/// `effective_history` of a history read a message at a time without a
+/// memo (`Messages`), or whole through one.
+pub fn effective_history_with<H: Messages + ?Sized>(
+    all: &H,
     format: Option<Format>,
     memo: Memo,
 ) -> Result<Vec<Output>, InputError> {
     let (instructions, start) = effective_bounds_with(all, format, memo)?;
-    Ok((0..instructions)
-        .chain(start..all.len())
-        .map(Output::Keep)
-        .collect())
+    Ok(plan::kept(&[0..instructions, start..all.len()]))
 }
 
 /// The effective history as bounds: the number of instructions, and where
 /// it goes on from (`all[..instructions]` then `all[start..]`).
-pub fn effective_bounds_with<N: Node>(
-    all: &[N],
+pub fn effective_bounds_with<H: Messages + ?Sized>(
+    all: &H,
     format: Option<Format>,
     memo: Memo,
 ) -> Result<(usize, usize), InputError> {
@@ -135,7 +149,7 @@ pub fn effective_bounds_with<N: Node>(
         // Without a memo, the newest marker is looked for from the end.
         return crate::newest_first::effective_bounds(all, format, "all");
     };
-    let views = read_structure_remembering(all, format, "all", recall)?;
+    let views = read_structure_remembering(all.all()?, format, "all", recall)?;
     let bounds = crate::cuts::effective_bounds(&views);
     recall.keep(views);
     Ok(bounds)
@@ -158,7 +172,7 @@ pub fn effective_bounds_and_tokens_with<N: Node>(
     Ok((instructions, start, tokens))
 }
 
-pub fn prune_for_model<N: Node>(
+pub fn prune_for_model<N: Node + Clone>(
     effective: &[N],
     options: &PruneOptions,
     format: Option<Format>,
@@ -166,8 +180,10 @@ pub fn prune_for_model<N: Node>(
     prune_for_model_with(effective, options, format, None)
 }
 
-pub fn prune_for_model_with<N: Node>(
-    effective: &[N],
+/// `prune_for_model` of a history read a message at a time without a memo
+/// (`Messages`), or whole through one.
+pub fn prune_for_model_with<H: Messages + ?Sized>(
+    effective: &H,
     options: &PruneOptions,
     format: Option<Format>,
     memo: Memo,
@@ -177,7 +193,7 @@ pub fn prune_for_model_with<N: Node>(
         // older results only found.
         None => crate::newest_first::prune_plan(effective, options, format, "effective")?,
         Some(_) => read_then(
-            effective,
+            effective.all()?,
             format,
             "effective",
             &options.placeholder,
@@ -196,8 +212,10 @@ pub fn emergency_prune<N: Node + Clone>(
     emergency_prune_with(effective, max_tokens, format, None)
 }
 
-pub fn emergency_prune_with<N: Node + Clone>(
-    effective: &[N],
+/// `emergency_prune` of a history read a message at a time without a memo
+/// (`Messages`), or whole through one.
+pub fn emergency_prune_with<H: Messages + ?Sized>(
+    effective: &H,
     max_tokens: f64,
     format: Option<Format>,
     memo: Memo,
@@ -207,11 +225,11 @@ pub fn emergency_prune_with<N: Node + Clone>(
         // Without a memo, only the newest messages the cut needs are read.
         None => crate::newest_first::emergency_cut(effective, max_tokens, format, "effective")?,
         // A memo holds most of the history already, and learns the rest.
-        Some(_) => read_effective(effective, format, memo, |views| {
+        Some(_) => read_effective(effective.all()?, format, memo, |views| {
             prune::emergency_cut(views, max_tokens)
         })?,
     };
-    Ok(cut.kept(effective.len()).map(Output::Keep).collect())
+    Ok(plan::kept(&cut.ranges(effective.len())))
 }
 
 /// The compaction the ladder would make of `effective` at `max_tokens`, or

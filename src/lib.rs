@@ -7,7 +7,8 @@
 //! `prune` and reads through `memo`.
 //! - `util`: the crate's own small copies of std and serde_json pieces, kept
 //!   for the wasm size budget: `number` (numbers as JS prints them), `join`,
-//!   `hash` (the maps' hasher), `json` (the JSON the package builds).
+//!   `hash` (the maps' hasher), `json` (the JSON the package builds),
+//!   `collect` (a collect of results, as a loop).
 //! - `node`: the read-only view of a JSON-like value (JS values, serde_json)
 //!   that every rule is written against, and the bounds of a walk of one.
 //! - `error`, `options`: the one error type and the readers of number
@@ -28,7 +29,8 @@
 //! - `memo`: what was read of each message, remembered between calls, so a
 //!   history read again costs only its new messages.
 //! - `newest_first`: reading a history from its end, only as far back as a
-//!   decision needs (pruning, the emergency cut, the effective history).
+//!   decision needs (pruning, the emergency cut, the effective history),
+//!   through `Messages`, a history read a message at a time.
 //! - `history_functions`, `describe`: the functions as the package exports
 //!   them.
 //! - `bindings` (wasm32 only): JS values in, the core called, JS values out.

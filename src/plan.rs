@@ -2,6 +2,8 @@
 //! for each output message, which input message it is and what (if anything)
 //! was replaced in it. Unchanged messages go back as the very same objects.
 
+use std::ops::Range;
+
 use serde_json::Value;
 
 use crate::view::{Edit, PathStep, Replacement};
@@ -24,6 +26,16 @@ impl Output {
             Output::Keep(index) | Output::Edited { index, .. } => *index,
         }
     }
+}
+
+/// The messages of `ranges`, in order, as they are. One loop for any number
+/// of ranges: a chain of them made its own generic adapters for each caller.
+pub fn kept(ranges: &[Range<usize>]) -> Vec<Output> {
+    let mut outputs = Vec::with_capacity(ranges.iter().map(ExactSizeIterator::len).sum());
+    for range in ranges {
+        outputs.extend(range.clone().map(Output::Keep));
+    }
+    outputs
 }
 
 /// Every message of `0..len`, with the edits (sorted by message) applied.

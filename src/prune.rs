@@ -258,11 +258,14 @@ pub struct Cut {
 }
 
 impl Cut {
+    /// The kept indexes of a history of `len` messages, as ranges in order.
+    pub fn ranges(&self, len: usize) -> [Range<usize>; 3] {
+        [0..self.leading, self.request.clone(), self.keep_from..len]
+    }
+
     /// The kept indexes, in order.
-    pub fn kept(&self, len: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..self.leading)
-            .chain(self.request.clone())
-            .chain(self.keep_from..len)
+    pub fn kept(&self, len: usize) -> impl Iterator<Item = usize> {
+        self.ranges(len).into_iter().flatten()
     }
 
     /// The cut in the indexes of a history of which `views` held the

@@ -38,50 +38,46 @@ pub fn request_fixes<N: Node>(
     format: Option<Format>,
 ) -> Result<Vec<RequestFix>, InputError> {
     let format = detect_format(messages, format, "messages")?;
-    messages
-        .iter()
-        .enumerate()
-        .map(|(index, message)| {
-            let keys = message.keys().map_err(|thrown| {
-                InputError::type_error(format!("messages[{index}] could not be read: {thrown}"))
-            })?;
-            let mut fix = RequestFix::default();
-            match format {
-                Format::Anthropic => {
-                    fix.drop = keys
-                        .into_iter()
-                        .filter(|key| key != "role" && key != "content")
-                        .collect();
-                }
-                Format::OpenAiChat => {
-                    if keys.iter().any(|key| key == "annotations") {
-                        fix.drop.push("annotations".to_string());
-                    }
-                    let audio = message.field("audio").ok().flatten();
-                    if audio.is_some_and(|audio| {
-                        audio.kind() == Kind::Object
-                            && audio
-                                .keys()
-                                .unwrap_or_default()
-                                .iter()
-                                .any(|key| key != "id")
-                    }) {
-                        fix.only_id.push("audio");
-                    }
-                }
-                // A Gemini reply's `candidates[0].content` is a `Content` as
-                // it is; UI messages are sent through `convertToModelMessages`.
-                Format::AiSdk
-                | Format::AiSdkUi
-                | Format::AiSdk4
-                | Format::OpenAiResponses
-                | Format::Gemini
-                | Format::LangChain
-                | Format::Ollama => {}
+    crate::util::collect::all_ok(messages.iter().enumerate().map(|(index, message)| {
+        let keys = message.keys().map_err(|thrown| {
+            InputError::type_error(format!("messages[{index}] could not be read: {thrown}"))
+        })?;
+        let mut fix = RequestFix::default();
+        match format {
+            Format::Anthropic => {
+                fix.drop = keys
+                    .into_iter()
+                    .filter(|key| key != "role" && key != "content")
+                    .collect();
             }
-            Ok(fix)
-        })
-        .collect()
+            Format::OpenAiChat => {
+                if keys.iter().any(|key| key == "annotations") {
+                    fix.drop.push("annotations".to_string());
+                }
+                let audio = message.field("audio").ok().flatten();
+                if audio.is_some_and(|audio| {
+                    audio.kind() == Kind::Object
+                        && audio
+                            .keys()
+                            .unwrap_or_default()
+                            .iter()
+                            .any(|key| key != "id")
+                }) {
+                    fix.only_id.push("audio");
+                }
+            }
+            // A Gemini reply's `candidates[0].content` is a `Content` as
+            // it is; UI messages are sent through `convertToModelMessages`.
+            Format::AiSdk
+            | Format::AiSdkUi
+            | Format::AiSdk4
+            | Format::OpenAiResponses
+            | Format::Gemini
+            | Format::LangChain
+            | Format::Ollama => {}
+        }
+        Ok(fix)
+    }))
 }
 
 #[cfg(test)]

@@ -114,7 +114,7 @@ proptest! {
         let messages = refs(&messages);
         let format = forced.then_some(Format::OpenAiChat);
         prop_assert_eq!(
-            newest_first::effective_bounds(&messages, format, "all").unwrap(),
+            newest_first::effective_bounds(&messages[..], format, "all").unwrap(),
             whole_bounds(&messages, format)
         );
     }
@@ -195,7 +195,7 @@ fn every_format_s_session_repeated_has_the_bounds_and_the_pruning_of_a_whole_rea
                 let mut marked = long.clone();
                 marked.insert(at, marker.clone());
                 let messages = refs(&marked);
-                let bounds = newest_first::effective_bounds(&messages, forced, "all").unwrap();
+                let bounds = newest_first::effective_bounds(&messages[..], forced, "all").unwrap();
                 assert_eq!(bounds, whole_bounds(&messages, forced), "{}", format.name());
                 assert_eq!(bounds.1, at, "{}: the marker starts it", format.name());
             }
@@ -222,18 +222,20 @@ fn a_bad_message_before_the_marker_is_not_read_and_pruning_reads_every_older_res
     assert_eq!(messages[20]["role"], "tool");
     assert_eq!(messages[16]["role"], "assistant");
     messages[20]["content"] = json!(7);
-    let bounds = newest_first::effective_bounds(&refs(&messages), None, "all").unwrap();
+    let bounds = newest_first::effective_bounds(&refs(&messages)[..], None, "all").unwrap();
     assert_eq!(bounds, (2, marker), "two system messages lead");
-    let whole = read_history(&refs(&messages), None, "effective", DEFAULT_PLACEHOLDER).unwrap_err();
+    let whole =
+        read_history(&refs(&messages)[..], None, "effective", DEFAULT_PLACEHOLDER).unwrap_err();
     let options = small_options(1, 0, 0);
-    let pruned = newest_first::prune_plan(&refs(&messages), &options, None, "effective");
+    let pruned = newest_first::prune_plan(&refs(&messages)[..], &options, None, "effective");
     assert_eq!(pruned.unwrap_err(), whole);
 
     messages[20]["content"] = json!("output");
-    let edits = newest_first::prune_plan(&refs(&messages), &options, None, "effective").unwrap();
+    let edits =
+        newest_first::prune_plan(&refs(&messages)[..], &options, None, "effective").unwrap();
     messages[16]["content"] = json!(7);
-    read_history(&refs(&messages), None, "effective", DEFAULT_PLACEHOLDER).unwrap_err();
-    let unchecked = newest_first::prune_plan(&refs(&messages), &options, None, "effective");
+    read_history(&refs(&messages)[..], None, "effective", DEFAULT_PLACEHOLDER).unwrap_err();
+    let unchecked = newest_first::prune_plan(&refs(&messages)[..], &options, None, "effective");
     assert_eq!(
         unchecked.unwrap(),
         edits,
@@ -249,9 +251,10 @@ fn a_bad_message_read_is_the_whole_read_s_error_and_one_left_unread_is_not_read(
     let mut messages = build(&parts);
     let newest = messages.len() - 2;
     messages[newest]["content"] = json!(7);
-    let whole = read_history(&refs(&messages), None, "effective", DEFAULT_PLACEHOLDER).unwrap_err();
+    let whole =
+        read_history(&refs(&messages)[..], None, "effective", DEFAULT_PLACEHOLDER).unwrap_err();
     let cut =
-        newest_first::emergency_cut(&refs(&messages), 2_000.0, None, "effective").unwrap_err();
+        newest_first::emergency_cut(&refs(&messages)[..], 2_000.0, None, "effective").unwrap_err();
     assert_eq!(cut, whole);
     assert!(
         cut.message.contains(&format!("effective[{newest}]")),
@@ -261,7 +264,7 @@ fn a_bad_message_read_is_the_whole_read_s_error_and_one_left_unread_is_not_read(
 
     let mut messages = build(&parts);
     messages[20]["content"] = json!(7);
-    let kept = newest_first_cut(&refs(&messages), 2_000.0, None);
+    let kept = newest_first_cut(&refs(&messages)[..], 2_000.0, None);
     assert!(
         kept.len() < messages.len() / 2,
         "the old messages are dropped unread"
@@ -277,7 +280,7 @@ fn a_small_budget_is_decided_by_the_newest_messages_in_every_format() {
         let messages = refs(&long);
         for budget in fortieths(&messages, 1..=5) {
             assert!(
-                newest_first::windowed_cut(&messages, budget, None).is_some(),
+                newest_first::windowed_cut(&messages[..], budget, None).is_some(),
                 "{} at {budget}",
                 format.name()
             );
@@ -391,7 +394,7 @@ fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
 #[test]
 fn a_role_name_found_beforehand_reads_as_the_role_read() {
     let messages = partly_read_messages();
-    let mut named = 0;
+    let (mut named, mut settled_as_no_marker, mut settled_as_no_results) = (0, 0, 0);
     for (index, message) in messages.iter().enumerate() {
         let code = Node::role_names(&[message], NAMES)[0];
         let Some(name) = code.checked_sub(1).map(|at| NAMES[at as usize]) else {
@@ -412,7 +415,27 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
                 format.view_if_results(&message, &reader, None),
                 "{label}"
             );
+            // What the name settles alone (the newest-first reads then do
+            // not read the message at all) is what the read answers.
+            if format.no_marker_by_name(name) {
+                assert_eq!(
+                    format.reads_as_marker(&message, &reader, None),
+                    Ok(false),
+                    "{label}"
+                );
+                settled_as_no_marker += 1;
+            }
+            if format.no_results_by_name(name) {
+                assert_eq!(
+                    format.view_if_results(&message, &reader, None),
+                    Ok(None),
+                    "{label}"
+                );
+                settled_as_no_results += 1;
+            }
         }
     }
     assert!(named > 100, "most messages have a name: {named}");
+    assert!(settled_as_no_marker > 100, "{settled_as_no_marker}");
+    assert!(settled_as_no_results > 100, "{settled_as_no_results}");
 }

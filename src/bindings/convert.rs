@@ -7,12 +7,14 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::guarded;
+use super::js_history::JsHistory;
 use super::memo::HistoryMemo;
 use super::own_values::{self, array_of, items, Array, Object};
 use super::types::FormatOptionsArg;
 
 use crate::error::{ErrorClass, InputError};
 use crate::formats::Format;
+use crate::newest_first::Messages;
 use crate::node::{Kind, Node};
 use crate::plan::Output;
 use crate::util::json::Json;
@@ -84,18 +86,10 @@ impl Node for JsNode {
     fn boolean(&self) -> Option<bool> {
         self.0.as_bool()
     }
-
-    /// In one call into JS for all of `messages`: Rust's own reads of a
-    /// role cost about four calls a message.
-    fn role_names(messages: &[Self], names: &[&str]) -> Vec<u8> {
-        let values = messages.iter().map(|message| message.0.clone()).collect();
-        let names = names.iter().map(|name| super::keys::key(name)).collect();
-        guarded::role_names(values, names)
-    }
 }
 
 /// What a getter or trap threw, in words.
-fn describe_thrown(thrown: &JsValue) -> String {
+pub fn describe_thrown(thrown: &JsValue) -> String {
     if thrown.is_instance_of::<own_values::Error>() {
         // Read through Reflect: a hostile error's `message` may be a throwing
         // getter or not a string.
@@ -161,23 +155,42 @@ pub fn read_array_leaving(
     unread: u32,
     length: Option<u32>,
 ) -> Result<Option<Vec<JsNode>>, JsValue> {
+    let actual = history_length(value, argument)?;
+    if length.is_some_and(|length| length != actual) || unread > actual {
+        return Ok(None);
+    }
+    read_elements(value, argument, unread, actual)
+        .map(Some)
+        .map_err(to_js_error)
+}
+
+/// The length of a history argument, or a `TypeError` naming it when it is
+/// no array or its length cannot be read.
+pub fn history_length(value: &JsValue, argument: &str) -> Result<u32, JsValue> {
     if guarded::is_array(value) != Ok(true) {
         let got = JsNode(value.clone()).kind().describe();
         return Err(type_error(format!(
             "{argument} must be an array of messages, got {got}"
         )));
     }
-    let actual = array_length(value)
-        .map_err(|why| type_error(format!("{argument}.length could not be read: {why}")))?;
-    if length.is_some_and(|length| length != actual) || unread > actual {
-        return Ok(None);
-    }
+    array_length(value)
+        .map_err(|why| type_error(format!("{argument}.length could not be read: {why}")))
+}
+
+/// The elements of a history of `length` elements, the first `unread` left
+/// unread (`undefined` stands in for them).
+pub fn read_elements(
+    value: &JsValue,
+    argument: &str,
+    unread: u32,
+    length: u32,
+) -> Result<Vec<JsNode>, InputError> {
     // Made one by one: `undefined` is a constant, and a clone of it would
     // cost a call into JS each.
     let mut nodes: Vec<JsNode> = (0..unread).map(|_| JsNode(JsValue::UNDEFINED)).collect();
-    for index in unread..actual {
+    for index in unread..length {
         let (element, kind) = guarded::get_index(value, index).map_err(|thrown| {
-            type_error(format!(
+            InputError::type_error(format!(
                 "{argument}[{index}] could not be read: {}",
                 describe_thrown(&thrown)
             ))
@@ -190,7 +203,7 @@ pub fn read_array_leaving(
             break;
         }
     }
-    Ok(Some(nodes))
+    Ok(nodes)
 }
 
 /// A `TypeError` with this message, as a JS value.
@@ -235,60 +248,69 @@ pub fn read_options(options: JsValue, argument: &str) -> Result<JsNode, JsValue>
 /// With a memo, an edited message is copied once: the next call that makes
 /// the same edits of the same message gives back the same copy.
 pub fn materialize(
-    input: &[JsNode],
+    history: &JsHistory,
     outputs: &[Output],
     placeholder: &JsValue,
-    argument: &str,
     memo: Option<&HistoryMemo>,
 ) -> Result<Array, JsValue> {
-    let array = Array::new_with_length(outputs.len() as u32);
+    let argument = history.argument();
+    // Every output slot's message in one call, which reads them from the
+    // history; an edited one's copy then takes its slot.
+    let indexes: Vec<u32> = outputs
+        .iter()
+        .map(|output| match output {
+            Output::Keep(index) | Output::Edited { index, .. } => *index as u32,
+        })
+        .collect();
+    let array = guarded::elements_at(history.array(), &indexes).map_err(|(index, thrown)| {
+        type_error(format!(
+            "{argument}[{index}] could not be read: {}",
+            describe_thrown(&thrown)
+        ))
+    })?;
     for (slot, output) in outputs.iter().enumerate() {
-        let value = match output {
-            Output::Keep(index) => input[*index].0.clone(),
-            Output::Edited { index, edits } => {
-                let original = &input[*index].0;
-                // The newest message may still be changing in place: copied
-                // afresh. The memo knows a copy by its edited paths.
-                let memo = memo.filter(|_| *index + 1 < input.len()).map(|memo| {
-                    let paths: Vec<String> =
-                        edits.iter().map(|(path, _)| path_text(path)).collect();
-                    (memo, paths)
-                });
-                if let Some(copy) = memo
-                    .as_ref()
-                    .and_then(|(memo, paths)| memo.copy_of(original, placeholder, paths))
-                {
-                    array.set(slot as u32, copy);
-                    continue;
-                }
-                let mut message = original.clone();
-                for (path, replacement) in edits {
-                    let replacement = replacement_value(*replacement, placeholder);
-                    message = replace_at(&message, path, replacement).map_err(|(depth, why)| {
-                        let field = path_text(&path[..depth]);
-                        type_error(format!(
-                            "{argument}[{index}]{field} could not be copied: {why}"
-                        ))
-                    })?;
-                }
-                // A class instance (a LangChain message) is built anew by its
-                // own constructor.
-                let message = match super::instances::rebuild(original, &message) {
-                    Ok(rebuilt) => rebuilt.unwrap_or(message),
-                    Err(thrown) => {
-                        return Err(type_error(format!(
-                            "{argument}[{index}] could not be rebuilt through its constructor: {}",
-                            describe_thrown(&thrown)
-                        )))
-                    }
-                };
-                if let Some((memo, paths)) = &memo {
-                    memo.remember_copy(original, placeholder, paths, &message);
-                }
-                message
+        let Output::Edited { index, edits } = output else {
+            continue;
+        };
+        let original = array.get(slot as u32);
+        // The newest message may still be changing in place: copied
+        // afresh. The memo knows a copy by its edited paths.
+        let memo = memo.filter(|_| *index + 1 < history.len()).map(|memo| {
+            let paths: Vec<String> = edits.iter().map(|(path, _)| path_text(path)).collect();
+            (memo, paths)
+        });
+        if let Some(copy) = memo
+            .as_ref()
+            .and_then(|(memo, paths)| memo.copy_of(&original, placeholder, paths))
+        {
+            array.set(slot as u32, copy);
+            continue;
+        }
+        let mut message = original.clone();
+        for (path, replacement) in edits {
+            let replacement = replacement_value(*replacement, placeholder);
+            message = replace_at(&message, path, replacement).map_err(|(depth, why)| {
+                let field = path_text(&path[..depth]);
+                type_error(format!(
+                    "{argument}[{index}]{field} could not be copied: {why}"
+                ))
+            })?;
+        }
+        // A class instance (a LangChain message) is built anew by its own
+        // constructor.
+        let message = match super::instances::rebuild(&original, &message) {
+            Ok(rebuilt) => rebuilt.unwrap_or(message),
+            Err(thrown) => {
+                return Err(type_error(format!(
+                    "{argument}[{index}] could not be rebuilt through its constructor: {}",
+                    describe_thrown(&thrown)
+                )))
             }
         };
-        array.set(slot as u32, value);
+        if let Some((memo, paths)) = &memo {
+            memo.remember_copy(&original, placeholder, paths, &message);
+        }
+        array.set(slot as u32, message);
     }
     Ok(array)
 }

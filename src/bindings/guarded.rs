@@ -50,7 +50,9 @@ extern "C" {
     #[wasm_bindgen(js_name = kindOf)]
     fn kind_of(value: &JsValue) -> u8;
     #[wasm_bindgen(js_name = roleNames)]
-    fn guarded_role_names(messages: Vec<JsValue>, names: Vec<JsValue>, out: &mut [u8]);
+    fn guarded_role_names(history: &JsValue, start: u32, names: Vec<JsValue>, out: &mut [u8]);
+    #[wasm_bindgen(js_name = elementsAt)]
+    fn guarded_elements_at(history: &JsValue, indexes: &[u32]) -> JsValue;
     #[wasm_bindgen(js_name = takeThrown)]
     fn take_thrown() -> JsValue;
 }
@@ -184,11 +186,21 @@ pub fn construct(constructor: &JsValue, fields: &JsValue) -> Result<JsValue, JsV
     checked(guarded_construct(constructor, fields))
 }
 
-/// `Node::role_names` of these messages: which of `names` each one's `role`
-/// is (its index plus one), or 0. A read that throws answers 0, and the core
-/// reads that message itself.
-pub fn role_names(messages: Vec<JsValue>, names: Vec<JsValue>) -> Vec<u8> {
-    let mut found = vec![0; messages.len()];
-    guarded_role_names(messages, names, &mut found);
+/// `Node::role_names` of `count` messages of `history` from `start`: which
+/// of `names` each one's `role` is (its index plus one), or 0. A read that
+/// throws answers 0, and the core reads that message itself.
+pub fn role_names(history: &JsValue, start: u32, count: usize, names: Vec<JsValue>) -> Vec<u8> {
+    let mut found = vec![0; count];
+    guarded_role_names(history, start, names, &mut found);
     found
+}
+
+/// A new array of the elements of `history` at `indexes`, in one call; or
+/// the index whose read threw, and what it threw.
+pub fn elements_at(history: &JsValue, indexes: &[u32]) -> Result<Array, (u32, JsValue)> {
+    let elements = guarded_elements_at(history, indexes);
+    if took_throw() {
+        return Err((elements.as_f64().unwrap_or(0.0) as u32, take_thrown()));
+    }
+    Ok(elements.unchecked_into())
 }

@@ -6,6 +6,7 @@ use super::convert::{
     materialize, read_array, read_format, read_format_option, read_options, to_js_error,
     type_error, JsNode,
 };
+use super::js_history::JsHistory;
 use super::memo::HistoryMemo;
 use super::types::{FormatOptionsArg, MaxTokensArg, MessageList, PruneOptionsArg};
 use crate::error::InputError;
@@ -96,12 +97,12 @@ fn effective(
     options: Option<FormatOptionsArg>,
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
-    let all_nodes = read_array(&all, "all")?;
+    let history = JsHistory::new(&all, "all")?;
     let format = read_format_option(options.as_ref())?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    let plan = history_functions::effective_history_with(&all_nodes, format, recall.as_mut())
+    let plan = history_functions::effective_history_with(&history, format, recall.as_mut())
         .map_err(to_js_error)?;
-    Ok(materialize(&all_nodes, &plan, &DEFAULT_PLACEHOLDER.into(), "all", None)?.unchecked_into())
+    Ok(materialize(&history, &plan, &DEFAULT_PLACEHOLDER.into(), None)?.unchecked_into())
 }
 
 /// The binding of `pruneForModel`. Its doc and example are the JSDoc in `js/index.ts`,
@@ -119,7 +120,7 @@ fn prune(
     options: Option<PruneOptionsArg>,
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
-    let nodes = read_array(&effective, "effective")?;
+    let history = JsHistory::new(&effective, "effective")?;
     let options_node = read_options(
         options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
         "options",
@@ -131,10 +132,10 @@ fn prune(
         None => (None, &[][..]),
     };
     let mut recall = memo.as_deref_mut().map(|memo| memo.recall(numbers));
-    let plan = history_functions::prune_for_model_with(&nodes, &options, format, recall.as_mut())
+    let plan = history_functions::prune_for_model_with(&history, &options, format, recall.as_mut())
         .map_err(to_js_error)?;
     drop(recall);
-    Ok(materialize(&nodes, &plan, &placeholder, "effective", memo.as_deref())?.unchecked_into())
+    Ok(materialize(&history, &plan, &placeholder, memo.as_deref())?.unchecked_into())
 }
 
 /// The binding of `emergencyPrune`. Its doc and example are the JSDoc in `js/index.ts`,
@@ -154,20 +155,14 @@ fn cut(
     options: Option<FormatOptionsArg>,
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
-    let nodes = read_array(&effective, "effective")?;
+    let history = JsHistory::new(&effective, "effective")?;
     let format = read_format_option(options.as_ref())?;
     let max_tokens = read_max_tokens(max_tokens.as_ref())?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    let plan = history_functions::emergency_prune_with(&nodes, max_tokens, format, recall.as_mut())
-        .map_err(to_js_error)?;
-    Ok(materialize(
-        &nodes,
-        &plan,
-        &DEFAULT_PLACEHOLDER.into(),
-        "effective",
-        None,
-    )?
-    .unchecked_into())
+    let plan =
+        history_functions::emergency_prune_with(&history, max_tokens, format, recall.as_mut())
+            .map_err(to_js_error)?;
+    Ok(materialize(&history, &plan, &DEFAULT_PLACEHOLDER.into(), None)?.unchecked_into())
 }
 
 /// The same functions, remembering what they read: each answers exactly as

@@ -9,6 +9,7 @@ mod glue_checks;
 mod guarded;
 mod history;
 mod instances;
+mod js_history;
 mod keys;
 mod ladder;
 mod memo;

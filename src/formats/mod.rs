@@ -169,6 +169,21 @@ impl Format {
         }
     }
 
+    /// Whether a message whose `role` is the string `role_name`, found
+    /// beforehand, is no marker by that name alone, as `reads_as_marker`
+    /// would answer without reading anything else of it.
+    pub fn no_marker_by_name(self, role_name: &str) -> bool {
+        matches!(self.known_role(Some(role_name)), Some((name, _)) if !shared::may_be_marker(name))
+    }
+
+    /// Whether a message whose `role` is the string `role_name`, found
+    /// beforehand, holds no tool results by that name alone, as
+    /// `view_if_results` would answer without reading anything else of it.
+    pub fn no_results_by_name(self, role_name: &str) -> bool {
+        self.results_only_in_tool_messages()
+            && matches!(self.known_role(Some(role_name)), Some((_, role)) if role != Role::Tool)
+    }
+
     /// Whether a message reads as a compaction marker, no further than that
     /// needs: its role, and the whole message (`view`) only when the role is
     /// one a marker can have (`shared::may_be_marker`) and, where the tag is

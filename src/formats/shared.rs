@@ -308,9 +308,9 @@ pub fn parts<N: Node>(
     field: &str,
     what: &str,
 ) -> Result<Vec<(String, N)>, InputError> {
-    (0..part_count(reader, array, field)?)
-        .map(|i| part_at(reader, array, field, what, i))
-        .collect()
+    crate::util::collect::all_ok(
+        (0..part_count(reader, array, field)?).map(|i| part_at(reader, array, field, what, i)),
+    )
 }
 
 /// How many parts an array field has; an error when it is not an array. With

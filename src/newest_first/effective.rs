@@ -5,15 +5,17 @@
 use crate::cuts;
 use crate::error::InputError;
 use crate::formats::{read_structure, Format, MessageReader, Reading};
-use crate::node::Node;
 use crate::prune::DEFAULT_PLACEHOLDER;
 
-use super::{agreed, role_names_from_the_end, Runs, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST};
+use super::{
+    agreed, role_names_from_the_end, Messages, Runs, SettledByName, LEADING_PROBE, ROLE_NAMES,
+    SHORTEST_READ_NEWEST_FIRST,
+};
 
 /// `cuts::effective_bounds` of `all`, read newest first: the number of
 /// instructions, and where the effective history goes on from.
-pub fn effective_bounds<N: Node>(
-    all: &[N],
+pub fn effective_bounds<H: Messages + ?Sized>(
+    all: &H,
     format: Option<Format>,
     argument: &str,
 ) -> Result<(usize, usize), InputError> {
@@ -21,21 +23,24 @@ pub fn effective_bounds<N: Node>(
         return Ok(bounds);
     }
     Ok(cuts::effective_bounds(&read_structure(
-        all, format, argument,
+        all.all()?,
+        format,
+        argument,
     )?))
 }
 
 /// The bounds from the leading messages and a search for the newest marker
 /// from the end, or `None` to read the whole history.
 ///
-/// The search reads of each message its role (`Format::reads_as_marker`;
-/// most roles are found many messages at a time, `Node::role_names`), and
-/// the whole message only when its role is one a marker can have, in every
-/// format the leading messages fit. A format that cannot read a
+/// The search reads of each message its role (most roles are found many
+/// messages at a time, `Messages::role_names`), and nothing more when the
+/// role's name says it is no marker in every format the leading messages
+/// fit (`Format::no_marker_by_name`); else the message, as far as each
+/// format needs (`Format::reads_as_marker`). A format that cannot read a
 /// message is not the history's; formats that read it differently, or none
 /// left, are settled by the whole read.
-fn bounds_from_the_end<N: Node>(
-    all: &[N],
+fn bounds_from_the_end<H: Messages + ?Sized>(
+    all: &H,
     format: Option<Format>,
     argument: &str,
 ) -> Option<(usize, usize)> {
@@ -43,9 +48,9 @@ fn bounds_from_the_end<N: Node>(
         return None;
     }
     let mut runs = Runs::new();
-    let leading = &all[..LEADING_PROBE];
+    let leading = all.run(0..LEADING_PROBE)?;
     let probe = runs
-        .read(leading, format, DEFAULT_PLACEHOLDER, Reading::Structure)?
+        .read(&leading, format, DEFAULT_PLACEHOLDER, Reading::Structure)?
         .views;
     let instructions = cuts::instructions(&probe);
     if instructions == probe.len() {
@@ -54,7 +59,12 @@ fn bounds_from_the_end<N: Node>(
     let mut formats = runs.formats();
     // The marker is never among the instructions, so the newest one after
     // the probe, or else the probe's, is where the effective history starts.
-    for (index, role_name) in role_names_from_the_end(all, LEADING_PROBE..all.len()) {
+    let mut by_name = SettledByName::new();
+    for (index, name) in role_names_from_the_end(all, LEADING_PROBE..all.len()) {
+        if by_name.settled(&formats, name, Format::no_marker_by_name) {
+            continue;
+        }
+        let message = all.message(index)?;
         let reader = MessageReader {
             argument,
             index,
@@ -62,8 +72,9 @@ fn bounds_from_the_end<N: Node>(
             sizes: false,
             cleared: false,
         };
+        let role_name = name.map(|at| ROLE_NAMES[at]);
         if agreed(&mut formats, |format| {
-            format.reads_as_marker(&all[index], &reader, role_name)
+            format.reads_as_marker(&message, &reader, role_name)
         })? {
             return Some((instructions, index));
         }

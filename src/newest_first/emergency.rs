@@ -5,14 +5,13 @@
 use crate::cuts;
 use crate::error::InputError;
 use crate::formats::{read_history, read_structure, Format};
-use crate::node::Node;
 use crate::prune::{self, Cut, DEFAULT_PLACEHOLDER};
 
-use super::{FIRST_WINDOW, LEADING_PROBE};
+use super::{Messages, FIRST_WINDOW, LEADING_PROBE};
 
 /// `prune::emergency_cut` of `messages`, read newest first.
-pub fn emergency_cut<N: Node + Clone>(
-    messages: &[N],
+pub fn emergency_cut<H: Messages + ?Sized>(
+    messages: &H,
     max_tokens: f64,
     format: Option<Format>,
     argument: &str,
@@ -20,14 +19,14 @@ pub fn emergency_cut<N: Node + Clone>(
     if let Some(cut) = windowed_cut(messages, max_tokens, format) {
         return Ok(cut);
     }
-    let (_, views) = read_history(messages, format, argument, DEFAULT_PLACEHOLDER)?;
+    let (_, views) = read_history(messages.all()?, format, argument, DEFAULT_PLACEHOLDER)?;
     Ok(prune::emergency_cut(&views, max_tokens))
 }
 
 /// The cut from the leading messages and a window of the newest ones, or
 /// `None` to read the whole history.
-pub fn windowed_cut<N: Node + Clone>(
-    messages: &[N],
+pub fn windowed_cut<H: Messages + ?Sized>(
+    messages: &H,
     max_tokens: f64,
     format: Option<Format>,
 ) -> Option<Cut> {
@@ -36,11 +35,8 @@ pub fn windowed_cut<N: Node + Clone>(
     // A window of more than half the history costs about what the whole does.
     while leading + window < messages.len() && window * 2 <= messages.len() {
         let start = messages.len() - window;
-        let read: Vec<N> = messages[..leading]
-            .iter()
-            .chain(&messages[start..])
-            .cloned()
-            .collect();
+        let mut read = messages.run(0..leading)?;
+        read.extend(messages.run(start..messages.len())?);
         // The errors of a whole read name the message's own index.
         let (_, views) = read_history(&read, format, "messages", DEFAULT_PLACEHOLDER).ok()?;
         if let Some(cut) = prune::emergency_cut_of_window(&views, leading, start, max_tokens) {
@@ -59,9 +55,9 @@ pub fn windowed_cut<N: Node + Clone>(
 /// How many system messages the history begins with, when a few messages
 /// tell and none of them makes a tool call (a call answered among unread
 /// messages would hold every cut open).
-fn leading_messages<N: Node>(messages: &[N], format: Option<Format>) -> Option<usize> {
-    let probe = &messages[..messages.len().min(LEADING_PROBE)];
-    let views = read_structure(probe, format, "messages").ok()?;
+fn leading_messages<H: Messages + ?Sized>(messages: &H, format: Option<Format>) -> Option<usize> {
+    let probe = messages.run(0..messages.len().min(LEADING_PROBE))?;
+    let views = read_structure(&probe, format, "messages").ok()?;
     let leading = cuts::leading(&views);
     let calls = views[..leading].iter().any(|view| !view.opens.is_empty());
     (leading < probe.len() && !calls).then_some(leading)

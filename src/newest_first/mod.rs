@@ -16,16 +16,22 @@
 //!   protected tail and the minimum saving are decided, and the older ones
 //!   one by one, only for where their results are.
 //!
+//! The history is a `Messages`: a slice of messages read already, or (in
+//! the bindings) the caller's array, of which only the messages asked for
+//! cross into WebAssembly.
+//!
 //! Messages read are read in the history's format, detected from them:
 //! the whole history's format or one that reads them the same (a message
 //! that fits several formats reads the same in each).
 
 mod effective;
 mod emergency;
+mod messages;
 mod prune;
 
 pub use effective::effective_bounds;
 pub use emergency::{emergency_cut, windowed_cut};
+pub use messages::Messages;
 pub use prune::prune_plan;
 
 use std::ops::Range;
@@ -45,7 +51,7 @@ pub const SHORTEST_READ_NEWEST_FIRST: usize = 2 * FIRST_WINDOW;
 /// that begins with more system messages than this is read whole.
 const LEADING_PROBE: usize = 8;
 
-/// The role names found many messages at a time (`Node::role_names`): a
+/// The role names found many messages at a time (`Messages::role_names`): a
 /// message with another role is read itself.
 const ROLE_NAMES: &[&str] = &[
     "user",
@@ -58,13 +64,13 @@ const ROLE_NAMES: &[&str] = &[
 ];
 
 /// The messages of `range`, newest first, each with its `role` when that
-/// is a string of `ROLE_NAMES` (`Node::role_names`). The names are found a
-/// window at a time: a search that stops early has looked at no more than
-/// four times what it needed.
-fn role_names_from_the_end<N: Node>(
-    messages: &[N],
+/// is a string of `ROLE_NAMES` (`Messages::role_names`), as its index
+/// there. The names are found a window at a time: a search that stops
+/// early has looked at no more than four times what it needed.
+fn role_names_from_the_end<H: Messages + ?Sized>(
+    messages: &H,
     range: Range<usize>,
-) -> impl Iterator<Item = (usize, Option<&'static str>)> + '_ {
+) -> impl Iterator<Item = (usize, Option<usize>)> + '_ {
     let mut names = Vec::new();
     let mut window_start = range.end;
     let mut next = range.end;
@@ -75,13 +81,53 @@ fn role_names_from_the_end<N: Node>(
         }
         if next == window_start {
             window_start = next.saturating_sub(window).max(range.start);
-            names = N::role_names(&messages[window_start..next], ROLE_NAMES);
+            names = messages.role_names(window_start..next, ROLE_NAMES);
             window *= 4;
         }
         next -= 1;
         let name = names[next - window_start].checked_sub(1);
-        Some((next, name.map(|at| ROLE_NAMES[at as usize])))
+        Some((next, name.map(usize::from)))
     })
+}
+
+/// Whether every format still in the running settles a message by its
+/// role's name alone (`settles`, such as "no marker can have this role"),
+/// so that the message need not be read at all: worked out once for each
+/// of `ROLE_NAMES` while the running formats stay the same (they only ever
+/// leave it).
+struct SettledByName {
+    formats: usize,
+    settled: [Option<bool>; ROLE_NAMES.len()],
+}
+
+impl SettledByName {
+    fn new() -> SettledByName {
+        SettledByName {
+            formats: 0,
+            settled: [None; ROLE_NAMES.len()],
+        }
+    }
+
+    fn settled(
+        &mut self,
+        formats: &[Format],
+        name: Option<usize>,
+        settles: fn(Format, &str) -> bool,
+    ) -> bool {
+        let Some(at) = name else {
+            return false;
+        };
+        if self.formats != formats.len() {
+            *self = SettledByName::new();
+            self.formats = formats.len();
+        }
+        *self.settled[at].get_or_insert_with(|| {
+            !formats.is_empty()
+                && formats
+                    .iter()
+                    .all(|&format| settles(format, ROLE_NAMES[at]))
+        })
+    }
 }
 
 /// Runs of a history read one after another (newest first, or the leading

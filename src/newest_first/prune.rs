@@ -5,16 +5,18 @@
 
 use crate::error::InputError;
 use crate::formats::{read_history, Format, MessageReader, Reading};
-use crate::node::Node;
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
 use crate::view::Edit;
 
-use super::{agreed, role_names_from_the_end, Runs, FIRST_WINDOW, SHORTEST_READ_NEWEST_FIRST};
+use super::{
+    agreed, role_names_from_the_end, Messages, Runs, SettledByName, FIRST_WINDOW, ROLE_NAMES,
+    SHORTEST_READ_NEWEST_FIRST,
+};
 
 /// `prune::prune_plan` of `effective`, read newest first when it has no
 /// budget (a budget needs the whole history's estimate).
-pub fn prune_plan<N: Node>(
-    effective: &[N],
+pub fn prune_plan<H: Messages + ?Sized>(
+    effective: &H,
     options: &PruneOptions,
     format: Option<Format>,
     argument: &str,
@@ -22,14 +24,14 @@ pub fn prune_plan<N: Node>(
     if let Some(edits) = edits_from_the_end(effective, options, format, argument) {
         return Ok(edits);
     }
-    let (_, views) = read_history(effective, format, argument, &options.placeholder)?;
+    let (_, views) = read_history(effective.all()?, format, argument, &options.placeholder)?;
     Ok(prune::prune_plan(&views, options))
 }
 
 /// The edits from runs of older and older messages, then the older
 /// messages one by one, or `None` to read the whole history.
-fn edits_from_the_end<N: Node>(
-    effective: &[N],
+fn edits_from_the_end<H: Messages + ?Sized>(
+    effective: &H,
     options: &PruneOptions,
     format: Option<Format>,
     argument: &str,
@@ -45,7 +47,12 @@ fn edits_from_the_end<N: Node>(
     while end > 0 && !pruning.decided() {
         let start = end.saturating_sub(window);
         let views = runs
-            .read(&effective[start..end], format, placeholder, Reading::Sizes)?
+            .read(
+                &effective.run(start..end)?,
+                format,
+                placeholder,
+                Reading::Sizes,
+            )?
             .views;
         pruning.walk(&views, start);
         end = start;
@@ -53,9 +60,15 @@ fn edits_from_the_end<N: Node>(
     }
     // Decided: of each older message, only whether it is a marker and its
     // results matter (`Format::view_if_results`), in every format the
-    // newer messages fit.
+    // newer messages fit; nothing of it when its role's name says it holds
+    // no results (`Format::no_results_by_name`).
     let mut formats = runs.formats();
-    for (index, role_name) in role_names_from_the_end(effective, 0..end) {
+    let mut by_name = SettledByName::new();
+    for (index, name) in role_names_from_the_end(effective, 0..end) {
+        if by_name.settled(&formats, name, Format::no_results_by_name) {
+            continue;
+        }
+        let message = effective.message(index)?;
         let reader = MessageReader {
             argument,
             index,
@@ -63,8 +76,9 @@ fn edits_from_the_end<N: Node>(
             sizes: false,
             cleared: true,
         };
+        let role_name = name.map(|at| ROLE_NAMES[at]);
         let results = agreed(&mut formats, |format| {
-            let view = format.view_if_results(&effective[index], &reader, role_name)?;
+            let view = format.view_if_results(&message, &reader, role_name)?;
             Ok(view.map(|view| (view.is_marker, view.tool_results)))
         })?;
         if let Some((is_marker, results)) = results {

@@ -62,14 +62,12 @@ impl Job {
         // The transcript from the span's start, each entry fitted to a
         // request, then cut into chunks that each fit one.
         let mut renderer = Renderer::new(options.tool_output_chars);
-        let entries = (span.start..effective.len())
-            .map(|index| {
-                let content = format.content(&effective[index], &reader(index))?;
-                let mut entry = renderer.entry(&content, index + 1, views[index].starts_user_turn);
-                entry.fit(budgets.each);
-                Ok(entry)
-            })
-            .collect::<Result<Vec<_>, InputError>>()?;
+        let entries = crate::util::collect::all_ok((span.start..effective.len()).map(|index| {
+            let content = format.content(&effective[index], &reader(index))?;
+            let mut entry = renderer.entry(&content, index + 1, views[index].starts_user_turn);
+            entry.fit(budgets.each);
+            Ok(entry)
+        }))?;
         let milli: Vec<u64> = entries.iter().map(Entry::milli_tokens).collect();
         let starts: Vec<bool> = entries.iter().map(|entry| entry.starts_turn).collect();
         let chunks = chunk::plan(&milli, &starts, budgets.first, budgets.each)

@@ -2,6 +2,7 @@
 //! each costs the wasm module less than the general one (its doc says how
 //! much), and the module must stay within its size budget.
 
+pub mod collect;
 pub mod hash;
 pub mod join;
 pub mod json;

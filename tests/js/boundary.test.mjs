@@ -30,7 +30,8 @@ const SAFE = [
   [/^const ret = getStringFromWasm0\(arg0, arg1\); return ret; \}/, "makes a JS string from the module's own memory"],
   [/^const ret = field\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's field with an index (guarded_item), which catches what it calls (the test below)"],
   [/^const ret = copyArray\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's copyArray (guarded_copy_array), made by guarded(), which catches what it calls (the test below)"],
-  [/^var v0 = getArrayJsValueFromWasm0\(arg0, arg1\); wasm\d?\.__wbindgen_free\(arg0, arg1 \* 4, 4\); var v1 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(v0, v1, getArrayU8FromWasm0\(arg4, arg5\)\); \}$/, "calls guarded.js's roleNames with arrays and a byte view of the module's own making; it catches what it reads (the test below)"],
+  [/^var v0 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(arg0, arg1 >>> 0, v0, getArrayU8FromWasm0\(arg4, arg5\)\); \}$/, "calls guarded.js's roleNames with the caller's history, an index, and an array and a byte view of the module's own making; it catches what it reads (the test below)"],
+  [/^const ret = elementsAt\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\)\); return ret; \}$/, "calls guarded.js's elementsAt with the caller's history and a view of the module's own memory; it catches what it reads (the test below)"],
   [/^writeFlagsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeFlagsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
   [/^const ret = kram_encode_into\d?\(arg0, arg1, arg2 >>> 0, arg3 >>> 0\); return ret; \}/, "calls src/bindings/strings.rs's kram_encode_into, which catches what it calls (answering NaN)"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
@@ -104,14 +105,29 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       // The type test, then the one read, caught; its kind to the kind byte.
       assert.match(
         body,
-        /^  if \([^\n]+\) return answer\(undefined, 0\);\n  try \{\n    const value = Reflect\.get\(target, key\);\n    return answer\(value, kindOf\(value\)\);\n  \} catch \(error\) \{\n    thrown = error;\n    return answer\(undefined, 8\);\n  \}$/,
+        /^  if \([^\n]+\) return answer\(undefined, 0\);\n  try \{\n(    \/\/ [^\n]+\n)*    const value = target\[key\];\n    return answer\(value, kindOf\(value\)\);\n  \} catch \(error\) \{\n    thrown = error;\n    return answer\(undefined, 8\);\n  \}$/,
         name,
       );
       continue;
     }
     if (name === "roleNames") {
-      // A loop over an array the bindings made, each message through roleName.
-      assert.match(body, /^  for \(let i = 0; i < messages\.length; i\+\+\) found\[i\] = roleName\(messages\[i\], names\);$/, name);
+      // A loop over the history, each element read in a try whose catch
+      // answers 0, and each message through roleName.
+      assert.match(
+        body,
+        /^  for \(let i = 0; i < found\.length; i\+\+\) \{\n    let message;\n    try \{\n      message = history\[start \+ i\];\n    \} catch \{\n      found\[i\] = 0;\n      continue;\n    \}\n    found\[i\] = roleName\(message, names\);\n  \}$/,
+        name,
+      );
+      continue;
+    }
+    if (name === "elementsAt") {
+      // A loop over the history, each element read in a try whose catch
+      // keeps what was thrown (fail) and answers the index.
+      assert.match(
+        body,
+        /^  const elements = new Array\(indexes\.length\);\n  for \(let slot = 0; slot < indexes\.length; slot\+\+\) \{\n    try \{\n      elements\[slot\] = history\[indexes\[slot\]\];\n    \} catch \(error\) \{\n      fail\(error\);\n      return indexes\[slot\];\n    \}\n  \}\n  return elements;$/,
+        name,
+      );
       continue;
     }
     if (name === "roleName") {

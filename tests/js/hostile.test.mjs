@@ -77,6 +77,12 @@ test("in a long history, an older message whose role cannot be found in one go i
     "a revoked Proxy": revoked,
     "a Proxy whose get throws": (m) => new Proxy(m, { get: () => { throw new Error("trap"); } }),
     "a role that is no string": (m) => ({ ...m, role: 7 }),
+    // Elements that are no message: the module reads no element it does
+    // not need, and finds these when it asks for their roles.
+    undefined: () => undefined,
+    null: () => null,
+    "a number": () => 7,
+    "a string": () => "assistant",
   };
   for (const [what, make] of Object.entries(bad)) {
     for (const [name, read] of Object.entries({
@@ -87,6 +93,18 @@ test("in a long history, an older message whose role cannot be found in one go i
       assert.ok(whole instanceof TypeError && /\[40\]/.test(whole.message), `${what}, ${name}: ${whole}`);
       assert.throws(() => read(kram, long(make)), (error) => error instanceof TypeError && error.message === whole.message, `${what}, ${name}`);
     }
+  }
+  // An element whose read throws (a getter on the array itself): found when
+  // its role is asked for, and refused as a whole read refuses it.
+  const throwingElement = () => {
+    const history = long((m) => m);
+    Object.defineProperty(history, 40, { get: () => { throw new Error("element"); } });
+    return history;
+  };
+  for (const name of ["effectiveHistory", "pruneForModel"]) {
+    const { error: whole } = attempt(() => new kram.HistoryMemo()[name](throwingElement()));
+    assert.equal(whole?.message, `${name === "effectiveHistory" ? "all" : "effective"}[40] could not be read: it threw element`);
+    assert.throws(() => kram[name](throwingElement()), { name: "TypeError", message: whole.message });
   }
   // A user message may be a marker, so the marker search reads its content,
   // and a throw there is refused as a whole read refuses it. (Pruning reads

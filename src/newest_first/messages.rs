@@ -1,0 +1,58 @@
+//! A history as the newest-first reads read it: a message at a time, only
+//! the ones a decision needs. In WebAssembly, reading every element of the
+//! caller's array into Rust first cost more than the decisions themselves.
+
+use std::ops::Range;
+
+use crate::error::InputError;
+use crate::node::Node;
+
+pub trait Messages {
+    type Node: Node + Clone;
+
+    fn len(&self) -> usize;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The message at `index`, read now; `None` when it cannot be read (the
+    /// whole read then says why).
+    fn message(&self, index: usize) -> Option<Self::Node>;
+
+    /// `Node::role_names` of the messages in `range`.
+    fn role_names(&self, range: Range<usize>, names: &[&str]) -> Vec<u8>;
+
+    /// Every message, for a read of the whole history.
+    fn all(&self) -> Result<&[Self::Node], InputError>;
+
+    /// The messages in `range`, read now; `None` when one cannot be read.
+    fn run(&self, range: Range<usize>) -> Option<Vec<Self::Node>> {
+        let mut messages = Vec::with_capacity(range.len());
+        for index in range {
+            messages.push(self.message(index)?);
+        }
+        Some(messages)
+    }
+}
+
+/// A history already read, as the native callers and the tests hold one.
+impl<N: Node + Clone> Messages for [N] {
+    type Node = N;
+
+    fn len(&self) -> usize {
+        <[N]>::len(self)
+    }
+
+    fn message(&self, index: usize) -> Option<N> {
+        self.get(index).cloned()
+    }
+
+    fn role_names(&self, range: Range<usize>, names: &[&str]) -> Vec<u8> {
+        N::role_names(&self[range], names)
+    }
+
+    fn all(&self) -> Result<&[N], InputError> {
+        Ok(self)
+    }
+}
