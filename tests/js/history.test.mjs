@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as kram from "kram-compaction";
+import { codingSession, countedElements } from "../support/sessions.mjs";
 
 const { estimateTokens, needsCompaction, effectiveHistory, pruneForModel, emergencyPrune } = kram;
 const MARKER = "kram:compaction_summary";
@@ -163,4 +164,25 @@ test("the module keeps working after every kind of error", () => {
   }
   const input = session(2);
   assert.equal(estimateTokens(input), input.reduce((sum, m) => sum + estimateTokens([m]), 0));
+});
+
+test("the newest-first reads take no element of the array that their decision does not need", () => {
+  // 1,201 messages; each read counted on the array itself.
+  const history = codingSession(300, { outputLines: 3 });
+  const whole = (read) => read(new kram.HistoryMemo());
+  // The emergency cut at a small budget: the leading messages, the newest
+  // windows and the answer, not the older turns it drops.
+  const cut = countedElements(history);
+  const kept = kram.emergencyPrune(cut.proxy, 2_000);
+  assert.deepEqual(kept, whole((memo) => memo.emergencyPrune(history, 2_000)));
+  assert.ok(kept.length < history.length / 4, `${kept.length} kept`);
+  assert.ok(cut.count.reads < 3 * (kept.length + 32), `${cut.count.reads} element reads for ${kept.length} kept`);
+  // With a marker near the end, the marker search stops there: what it
+  // read is about the answer's length (the output reads each kept one).
+  const marker = { role: "system", name: kram.COMPACTION_MARKER_NAME, content: `<${kram.COMPACTION_MARKER_NAME}>\nsummary` };
+  const marked = [...history.slice(0, -40), marker, ...history.slice(-40)];
+  const search = countedElements(marked);
+  const effective = kram.effectiveHistory(search.proxy);
+  assert.deepEqual(effective, whole((memo) => memo.effectiveHistory(marked)));
+  assert.ok(search.count.reads < 3 * (effective.length + 32), `${search.count.reads} element reads for ${effective.length} kept`);
 });

@@ -16,7 +16,7 @@ import {
   needsCompaction,
   pruneForModel,
 } from "kram-compaction";
-import { codingSession, deepFreeze } from "../support/sessions.mjs";
+import { codingSession, countedElements, deepFreeze } from "../support/sessions.mjs";
 import { loadRealSessions } from "../support/real-sessions.mjs";
 
 const fixture = (format) => JSON.parse(readFileSync(new URL(`../fixtures/${format}.json`, import.meta.url), "utf8"));
@@ -163,18 +163,6 @@ function counted(messages) {
       }),
   );
   return { wrapped, reads };
-}
-
-/** An array behind a Proxy that counts the reads of its elements. */
-function countedElements(array) {
-  const count = { reads: 0 };
-  const proxy = new Proxy(array, {
-    get(target, key, receiver) {
-      if (typeof key === "string" && /^\d+$/.test(key)) count.reads += 1;
-      return Reflect.get(target, key, receiver);
-    },
-  });
-  return { proxy, count };
 }
 
 test("a history grown by one turn: the messages read before are not read again, and the answers hold", async () => {

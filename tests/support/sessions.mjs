@@ -35,3 +35,15 @@ export function deepFreeze(value) {
 export function messageNumbers(text) {
   return [...text.matchAll(/^--- message (\d+): /gm)].map((m) => Number(m[1]));
 }
+
+/** An array behind a Proxy that counts the reads of its elements. */
+export function countedElements(array) {
+  const count = { reads: 0 };
+  const proxy = new Proxy(array, {
+    get(target, key, receiver) {
+      if (typeof key === "string" && /^\d+$/.test(key)) count.reads += 1;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { proxy, count };
+}
