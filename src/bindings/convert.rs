@@ -89,7 +89,7 @@ impl Node for JsNode {
 }
 
 /// What a getter or trap threw, in words.
-pub fn describe_thrown(thrown: &JsValue) -> String {
+fn describe_thrown(thrown: &JsValue) -> String {
     if thrown.is_instance_of::<own_values::Error>() {
         // Read through Reflect: a hostile error's `message` may be a throwing
         // getter or not a string.
