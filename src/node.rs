@@ -111,16 +111,26 @@ pub trait Node: Sized {
     fn boolean(&self) -> Option<bool>;
 
     /// For each message, which of `names` its `role` field is (its index
-    /// plus one), or 0 when it is no object, or an array, or its `role` is no
-    /// string of `names`, or reading it threw. The newest-first reads skip a
-    /// message whose role alone settles what they need, and read the others
+    /// plus one, and `UNTYPED` added when its `type` is absent or null), or
+    /// 0 when it is no object, or an array, or its `role` is no string of
+    /// `names`, or reading it threw. The newest-first reads skip a message
+    /// whose role alone settles what they need, and read the others
     /// themselves; the bindings answer many messages in one call into JS.
     fn role_names(messages: &[Self], names: &[&str]) -> Vec<u8> {
-        messages
-            .iter()
-            .map(|message| role_name(message, names))
-            .collect()
+        role_names_one_by_one(messages, names)
     }
+}
+
+/// What `Node::role_names` adds for a message with no `type` (an OpenAI
+/// Responses item without one is a message, whose role is its `role`).
+pub const UNTYPED: u8 = 0x80;
+
+/// `Node::role_names`, reading each message's role through the trait.
+pub fn role_names_one_by_one<N: Node>(messages: &[N], names: &[&str]) -> Vec<u8> {
+    messages
+        .iter()
+        .map(|message| role_name(message, names))
+        .collect()
 }
 
 /// `Node::role_names` of one message.
@@ -128,12 +138,17 @@ fn role_name<N: Node>(message: &N, names: &[&str]) -> u8 {
     if message.kind() != Kind::Object {
         return 0;
     }
-    match message.field("role") {
-        Ok(Some(role)) => names
-            .iter()
-            .position(|name| role.text_is(name))
-            .map_or(0, |index| index as u8 + 1),
-        _ => 0,
+    let Ok(Some(role)) = message.field("role") else {
+        return 0;
+    };
+    let Some(at) = names.iter().position(|name| role.text_is(name)) else {
+        return 0;
+    };
+    match message.field("type") {
+        Ok(None) => at as u8 + 1 + UNTYPED,
+        Ok(Some(kind)) if kind.kind() == Kind::Null => at as u8 + 1 + UNTYPED,
+        Ok(Some(_)) => at as u8 + 1,
+        Err(_) => 0,
     }
 }
 

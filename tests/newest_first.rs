@@ -6,11 +6,11 @@
 
 use kram_compaction::cuts;
 use kram_compaction::formats::{
-    read_history, read_structure, shared::tagged, Format, MessageReader, ALL_FORMATS,
+    read_history, read_structure, shared::tagged, Format, FoundRole, MessageReader, ALL_FORMATS,
 };
 use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::newest_first;
-use kram_compaction::node::Node;
+use kram_compaction::node::{Node, UNTYPED};
 use kram_compaction::prune::{self, emergency_cut, PruneOptions, DEFAULT_PLACEHOLDER};
 use kram_compaction::view::Edit;
 use proptest::prelude::*;
@@ -394,30 +394,42 @@ fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
 #[test]
 fn a_role_name_found_beforehand_reads_as_the_role_read() {
     let messages = partly_read_messages();
-    let (mut named, mut settled_as_no_marker, mut settled_as_no_results) = (0, 0, 0);
+    let (mut named, mut untyped_found) = (0, 0);
+    let (mut settled_as_no_marker, mut settled_as_no_results) = (0, 0);
     for (index, message) in messages.iter().enumerate() {
         let code = Node::role_names(&[message], NAMES)[0];
-        let Some(name) = code.checked_sub(1).map(|at| NAMES[at as usize]) else {
+        let Some(name) = (code & !UNTYPED)
+            .checked_sub(1)
+            .map(|at| NAMES[at as usize])
+        else {
             continue;
         };
         assert_eq!(message["role"], name, "{message}");
+        let untyped = code & UNTYPED != 0;
+        assert_eq!(
+            untyped,
+            message.get("type").is_none_or(Value::is_null),
+            "{message}"
+        );
+        untyped_found += usize::from(untyped);
+        let found = FoundRole { name, untyped };
         named += 1;
         let reader = structure_reader(index);
         for format in ALL_FORMATS {
             let label = format!("{} of {message}", format.name());
             assert_eq!(
-                format.reads_as_marker(&message, &reader, Some(name)),
+                format.reads_as_marker(&message, &reader, Some(found)),
                 format.reads_as_marker(&message, &reader, None),
                 "{label}"
             );
             assert_eq!(
-                format.view_if_results(&message, &reader, Some(name)),
+                format.view_if_results(&message, &reader, Some(found)),
                 format.view_if_results(&message, &reader, None),
                 "{label}"
             );
             // What the name settles alone (the newest-first reads then do
             // not read the message at all) is what the read answers.
-            if format.no_marker_by_name(name) {
+            if format.no_marker_by_name(found) {
                 assert_eq!(
                     format.reads_as_marker(&message, &reader, None),
                     Ok(false),
@@ -425,7 +437,7 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
                 );
                 settled_as_no_marker += 1;
             }
-            if format.no_results_by_name(name) {
+            if format.no_results_by_name(found) {
                 assert_eq!(
                     format.view_if_results(&message, &reader, None),
                     Ok(None),
@@ -436,6 +448,10 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
         }
     }
     assert!(named > 100, "most messages have a name: {named}");
+    assert!(
+        untyped_found > 50 && untyped_found < named,
+        "{untyped_found} of {named}"
+    );
     assert!(settled_as_no_marker > 100, "{settled_as_no_marker}");
     assert!(settled_as_no_results > 100, "{settled_as_no_results}");
 }

@@ -179,7 +179,8 @@ export function kindOf(value) {
 
 /**
  * For each of `found.length` messages of `history` from `start`, which of
- * `names` its `role` is (the index plus one) into `found`, as the core's
+ * `names` its `role` is (the index plus one, and UNTYPED added when its
+ * `type` is absent or null) into `found`, as the core's
  * `Node::role_names` says: 0 for a message that is no object, or an array,
  * or whose `role` is no string of `names`. A read that throws also answers
  * 0, and is not kept: the core then reads that message itself, and reports
@@ -217,11 +218,17 @@ export function elementsAt(history, indexes) {
   return elements;
 }
 
+/** What `Node::role_names` adds for a message with no `type` (UNTYPED in src/node.rs). */
+const UNTYPED = 0x80;
+
 function roleName(message, names) {
   try {
     if (typeof message !== "object" || message === null || Array.isArray(message)) return 0;
-    const role = Reflect.get(message, "role");
-    return typeof role === "string" ? names.indexOf(role) + 1 : 0;
+    const role = message.role;
+    const found = typeof role === "string" ? names.indexOf(role) + 1 : 0;
+    if (found === 0) return 0;
+    const type = message.type;
+    return type === undefined || type === null ? found + UNTYPED : found;
   } catch {
     return 0;
   }

@@ -53,6 +53,15 @@ pub const ALL_FORMATS: &[Format] = &[
     Format::AiSdkUi,
 ];
 
+/// A message's `role`, found beforehand (`Node::role_names`): the string,
+/// and whether the message has no `type` (absent or null), which makes an
+/// OpenAI Responses item a message with that role.
+#[derive(Clone, Copy, Debug)]
+pub struct FoundRole<'a> {
+    pub name: &'a str,
+    pub untyped: bool,
+}
+
 impl Format {
     /// The name used by the `format` option.
     pub fn name(self) -> &'static str {
@@ -169,37 +178,37 @@ impl Format {
         }
     }
 
-    /// Whether a message whose `role` is the string `role_name`, found
-    /// beforehand, is no marker by that name alone, as `reads_as_marker`
-    /// would answer without reading anything else of it.
-    pub fn no_marker_by_name(self, role_name: &str) -> bool {
-        matches!(self.known_role(Some(role_name)), Some((name, _)) if !shared::may_be_marker(name))
+    /// Whether a message whose role was found beforehand is no marker by
+    /// that alone, as `reads_as_marker` would answer without reading
+    /// anything else of it.
+    pub fn no_marker_by_name(self, found: FoundRole) -> bool {
+        matches!(self.known_role(Some(found)), Some((name, _)) if !shared::may_be_marker(name))
     }
 
-    /// Whether a message whose `role` is the string `role_name`, found
-    /// beforehand, holds no tool results by that name alone, as
-    /// `view_if_results` would answer without reading anything else of it.
-    pub fn no_results_by_name(self, role_name: &str) -> bool {
+    /// Whether a message whose role was found beforehand holds no tool
+    /// results by that alone, as `view_if_results` would answer without
+    /// reading anything else of it.
+    pub fn no_results_by_name(self, found: FoundRole) -> bool {
         self.results_only_in_tool_messages()
-            && matches!(self.known_role(Some(role_name)), Some((_, role)) if role != Role::Tool)
+            && matches!(self.known_role(Some(found)), Some((_, role)) if role != Role::Tool)
     }
 
     /// Whether a message reads as a compaction marker, no further than that
     /// needs: its role, and the whole message (`view`) only when the role is
     /// one a marker can have (`shared::may_be_marker`) and, where the tag is
     /// looked for at the start of `content`, the content starts with it or
-    /// the message is a system message. `role_name` is the
-    /// message's `role` string when the caller found it already
-    /// (`Node::role_names`): a format that reads a role from that field
-    /// alone does not read it again. An error is one `view` would report.
+    /// the message is a system message. `found` is the message's role when
+    /// the caller found it already (`Node::role_names`): a format that
+    /// reads a role from that field alone does not read it again. An error
+    /// is one `view` would report.
     pub fn reads_as_marker<N: Node>(
         self,
         message: &N,
         reader: &MessageReader,
-        role_name: Option<&str>,
+        found: Option<FoundRole>,
     ) -> Result<bool, InputError> {
         let read;
-        let name = match self.known_role(role_name) {
+        let name = match self.known_role(found) {
             Some((name, _)) => name,
             None => match self.role(message, reader)? {
                 Some((name, _)) => {
@@ -253,17 +262,17 @@ impl Format {
 
     /// A message's view when it may hold tool results, `None` when it holds
     /// none, read no further than that needs: where only tool messages hold
-    /// results, any other message's role alone (found from `role_name` as
-    /// `reads_as_marker` does). For pruning's older messages, read newest
-    /// first.
+    /// results, any other message's role alone (found beforehand as
+    /// `reads_as_marker` takes it). For pruning's older messages, read
+    /// newest first.
     pub fn view_if_results<N: Node>(
         self,
         message: &N,
         reader: &MessageReader,
-        role_name: Option<&str>,
+        found: Option<FoundRole>,
     ) -> Result<Option<MessageView>, InputError> {
         if self.results_only_in_tool_messages() {
-            let role = match self.known_role(role_name) {
+            let role = match self.known_role(found) {
                 Some((_, role)) => Some(role),
                 None => self.role(message, reader)?.map(|(_, role)| role),
             };
@@ -274,13 +283,18 @@ impl Format {
         self.view(message, reader).map(Some)
     }
 
-    /// What `role` reads any message object (not an array) as whose `role`
-    /// is the string `role_name`, found beforehand, without reading anything
-    /// else of it: `None` when there is no name, the format refuses it, or
-    /// the format reads more for a role.
-    fn known_role(self, role_name: Option<&str>) -> Option<(&str, Role)> {
-        let name = role_name?;
-        Some((name, self.role_rule()?.by_name(name)?))
+    /// What `role` reads any message object (not an array) as whose role
+    /// was found beforehand, without reading anything else of it: `None`
+    /// when none was found, the format refuses it, or the format reads more
+    /// for a role. An OpenAI Responses item with no `type` is a message,
+    /// whose role is its `role` field.
+    fn known_role(self, found: Option<FoundRole<'_>>) -> Option<(&str, Role)> {
+        let found = found?;
+        let rule = match self {
+            Format::OpenAiResponses if found.untyped => &openai_responses::MESSAGE_ROLE,
+            _ => self.role_rule()?,
+        };
+        Some((found.name, rule.by_name(found.name)?))
     }
 
     /// Reads one message's content for the summariser's transcript.

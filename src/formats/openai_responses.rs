@@ -126,7 +126,7 @@ fn message_role<N: Node>(item: &N, reader: &MessageReader) -> Result<(String, Ro
 }
 
 /// A message item's role (its kind is checked before).
-const MESSAGE_ROLE: RoleRule = RoleRule::one_of(ROLES, "");
+pub const MESSAGE_ROLE: RoleRule = RoleRule::one_of(ROLES, "");
 
 pub fn view<N: Node>(item: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
     let item_type = item_type(item, reader)?;

@@ -8,7 +8,7 @@ use crate::formats::{read_structure, Format, MessageReader, Reading};
 use crate::prune::DEFAULT_PLACEHOLDER;
 
 use super::{
-    agreed, role_names_from_the_end, Messages, Runs, SettledByName, LEADING_PROBE, ROLE_NAMES,
+    agreed, role_names_from_the_end, Found, Messages, Runs, SettledByName, LEADING_PROBE,
     SHORTEST_READ_NEWEST_FIRST,
 };
 
@@ -72,9 +72,9 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
             sizes: false,
             cleared: false,
         };
-        let role_name = name.map(|at| ROLE_NAMES[at]);
+        let found = name.map(Found::role);
         if agreed(&mut formats, |format| {
-            format.reads_as_marker(&message, &reader, role_name)
+            format.reads_as_marker(&message, &reader, found)
         })? {
             return Some((instructions, index));
         }

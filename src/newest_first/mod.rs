@@ -37,8 +37,8 @@ pub use prune::prune_plan;
 use std::ops::Range;
 
 use crate::error::InputError;
-use crate::formats::{read_run, Format, Read, Reading, ALL_FORMATS};
-use crate::node::Node;
+use crate::formats::{read_run, Format, FoundRole, Read, Reading, ALL_FORMATS};
+use crate::node::{Node, UNTYPED};
 
 /// The first window of newest messages, in messages.
 const FIRST_WINDOW: usize = 32;
@@ -63,15 +63,41 @@ const ROLE_NAMES: &[&str] = &[
     "model",
 ];
 
-/// The messages of `range`, newest first, each with its `role` when that
-/// is a string of `ROLE_NAMES` (`Messages::role_names`), as its index
-/// there. The names are found a window at a time: a search that stops
-/// early has looked at no more than four times what it needed.
+/// A message's role found by `Messages::role_names`: its name's index in
+/// `ROLE_NAMES`, and whether the message has no `type`.
+#[derive(Clone, Copy)]
+struct Found {
+    at: usize,
+    untyped: bool,
+}
+
+impl Found {
+    /// `Node::role_names`'s code of a message, `None` for no role found.
+    fn from_code(code: u8) -> Option<Found> {
+        let at = (code & !UNTYPED).checked_sub(1)?;
+        Some(Found {
+            at: usize::from(at),
+            untyped: code & UNTYPED != 0,
+        })
+    }
+
+    fn role(self) -> FoundRole<'static> {
+        FoundRole {
+            name: ROLE_NAMES[self.at],
+            untyped: self.untyped,
+        }
+    }
+}
+
+/// The messages of `range`, newest first, each with its role when that is
+/// a string of `ROLE_NAMES` (`Messages::role_names`). The names are found
+/// a window at a time: a search that stops early has looked at no more
+/// than four times what it needed.
 fn role_names_from_the_end<H: Messages + ?Sized>(
     messages: &H,
     range: Range<usize>,
-) -> impl Iterator<Item = (usize, Option<usize>)> + '_ {
-    let mut names = Vec::new();
+) -> impl Iterator<Item = (usize, Option<Found>)> + '_ {
+    let mut codes = Vec::new();
     let mut window_start = range.end;
     let mut next = range.end;
     let mut window = FIRST_WINDOW;
@@ -81,51 +107,47 @@ fn role_names_from_the_end<H: Messages + ?Sized>(
         }
         if next == window_start {
             window_start = next.saturating_sub(window).max(range.start);
-            names = messages.role_names(window_start..next, ROLE_NAMES);
+            codes = messages.role_names(window_start..next, ROLE_NAMES);
             window *= 4;
         }
         next -= 1;
-        let name = names[next - window_start].checked_sub(1);
-        Some((next, name.map(usize::from)))
+        Some((next, Found::from_code(codes[next - window_start])))
     })
 }
 
 /// Whether every format still in the running settles a message by its
-/// role's name alone (`settles`, such as "no marker can have this role"),
-/// so that the message need not be read at all: worked out once for each
-/// of `ROLE_NAMES` while the running formats stay the same (they only ever
-/// leave it).
+/// role alone (`settles`, such as "no marker can have this role"), so that
+/// the message need not be read at all: worked out once for each role
+/// found while the running formats stay the same (they only ever leave it).
 struct SettledByName {
     formats: usize,
-    settled: [Option<bool>; ROLE_NAMES.len()],
+    settled: [Option<bool>; 2 * ROLE_NAMES.len()],
 }
 
 impl SettledByName {
     fn new() -> SettledByName {
         SettledByName {
             formats: 0,
-            settled: [None; ROLE_NAMES.len()],
+            settled: [None; 2 * ROLE_NAMES.len()],
         }
     }
 
     fn settled(
         &mut self,
         formats: &[Format],
-        name: Option<usize>,
-        settles: fn(Format, &str) -> bool,
+        found: Option<Found>,
+        settles: fn(Format, FoundRole) -> bool,
     ) -> bool {
-        let Some(at) = name else {
+        let Some(found) = found else {
             return false;
         };
         if self.formats != formats.len() {
             *self = SettledByName::new();
             self.formats = formats.len();
         }
-        *self.settled[at].get_or_insert_with(|| {
-            !formats.is_empty()
-                && formats
-                    .iter()
-                    .all(|&format| settles(format, ROLE_NAMES[at]))
+        let slot = found.at * 2 + usize::from(found.untyped);
+        *self.settled[slot].get_or_insert_with(|| {
+            !formats.is_empty() && formats.iter().all(|&format| settles(format, found.role()))
         })
     }
 }

@@ -9,7 +9,7 @@ use crate::prune::{self, NewestFirstPruning, PruneOptions};
 use crate::view::Edit;
 
 use super::{
-    agreed, role_names_from_the_end, Messages, Runs, SettledByName, FIRST_WINDOW, ROLE_NAMES,
+    agreed, role_names_from_the_end, Found, Messages, Runs, SettledByName, FIRST_WINDOW,
     SHORTEST_READ_NEWEST_FIRST,
 };
 
@@ -76,9 +76,9 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             sizes: false,
             cleared: true,
         };
-        let role_name = name.map(|at| ROLE_NAMES[at]);
+        let found = name.map(Found::role);
         let results = agreed(&mut formats, |format| {
-            let view = format.view_if_results(&message, &reader, role_name)?;
+            let view = format.view_if_results(&message, &reader, found)?;
             Ok(view.map(|view| (view.is_marker, view.tool_results)))
         })?;
         if let Some((is_marker, results)) = results {

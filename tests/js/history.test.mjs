@@ -186,3 +186,31 @@ test("the newest-first reads take no element of the array that their decision do
   assert.deepEqual(effective, whole((memo) => memo.effectiveHistory(marked)));
   assert.ok(search.count.reads < 3 * (effective.length + 32), `${search.count.reads} element reads for ${effective.length} kept`);
 });
+
+test("a long plain-text history, and one of OpenAI Responses items, have the effective history of a whole read", () => {
+  // Plain user and assistant strings fit six formats, OpenAI Responses among
+  // them; an assistant message is settled by its role's name in each, an
+  // untyped item's too. Each is held to a read of the whole (the memo's).
+  const text = (i) => [
+    { role: "user", content: `question ${i}` },
+    { role: "assistant", content: `answer ${i}` },
+  ];
+  const tag = `<${kram.COMPACTION_MARKER_NAME}>`;
+  const summary = { role: "user", content: `${tag}\nthe summary so far` };
+  const plain = Array.from({ length: 200 }, (_, i) => text(i)).flat();
+  const responses = Array.from({ length: 100 }, (_, i) => [
+    ...text(i),
+    { type: "function_call", call_id: `c${i}`, name: "ls", arguments: "{}" },
+    { type: "function_call_output", call_id: `c${i}`, output: "a.txt" },
+  ]).flat();
+  let found = 0;
+  for (const [name, history] of Object.entries({ plain, responses })) {
+    for (const at of [undefined, 3, 150, history.length - 3]) {
+      const withMarker = at === undefined ? history : [...history.slice(0, at), summary, ...history.slice(at)];
+      const whole = new kram.HistoryMemo().effectiveHistory(withMarker);
+      assert.deepEqual(kram.effectiveHistory(withMarker), whole, `${name}, marker at ${at}`);
+      found += Number(whole.length < withMarker.length);
+    }
+  }
+  assert.ok(found >= 3, `the marker was found in ${found} histories`);
+});
