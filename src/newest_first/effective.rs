@@ -60,8 +60,8 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
     // The marker is never among the instructions, so the newest one after
     // the probe, or else the probe's, is where the effective history starts.
     let mut by_name = SettledByName::new();
-    for (index, name) in role_names_from_the_end(all, LEADING_PROBE..all.len()) {
-        if by_name.settled(&formats, name, Format::no_marker_by_name) {
+    for (index, role) in role_names_from_the_end(all, LEADING_PROBE..all.len()) {
+        if by_name.settled(&formats, role, Format::no_marker_by_name) {
             continue;
         }
         let message = all.message(index)?;
@@ -72,7 +72,7 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
             sizes: false,
             cleared: false,
         };
-        let found = name.map(Found::role);
+        let found = role.map(Found::role);
         if agreed(&mut formats, |format| {
             format.reads_as_marker(&message, &reader, found)
         })? {

@@ -64,8 +64,8 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     // no results (`Format::no_results_by_name`).
     let mut formats = runs.formats();
     let mut by_name = SettledByName::new();
-    for (index, name) in role_names_from_the_end(effective, 0..end) {
-        if by_name.settled(&formats, name, Format::no_results_by_name) {
+    for (index, role) in role_names_from_the_end(effective, 0..end) {
+        if by_name.settled(&formats, role, Format::no_results_by_name) {
             continue;
         }
         let message = effective.message(index)?;
@@ -76,7 +76,7 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             sizes: false,
             cleared: true,
         };
-        let found = name.map(Found::role);
+        let found = role.map(Found::role);
         let results = agreed(&mut formats, |format| {
             let view = format.view_if_results(&message, &reader, found)?;
             Ok(view.map(|view| (view.is_marker, view.tool_results)))
