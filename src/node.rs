@@ -144,12 +144,11 @@ fn role_name<N: Node>(message: &N, names: &[&str]) -> u8 {
     let Some(at) = names.iter().position(|name| role.text_is(name)) else {
         return 0;
     };
-    match message.field("type") {
-        Ok(None) => at as u8 + 1 + UNTYPED,
-        Ok(Some(kind)) if kind.kind() == Kind::Null => at as u8 + 1 + UNTYPED,
-        Ok(Some(_)) => at as u8 + 1,
-        Err(_) => 0,
-    }
+    let untyped = match message.field("type") {
+        Ok(kind) => kind.is_none_or(|kind| kind.kind() == Kind::Null),
+        Err(_) => return 0,
+    };
+    at as u8 + 1 + if untyped { UNTYPED } else { 0 }
 }
 
 impl Node for &serde_json::Value {
