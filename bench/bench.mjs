@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
@@ -228,8 +229,23 @@ const trivial = new URL("./scratch/trivial", import.meta.url);
 mkdirSync(new URL("./", trivial), { recursive: true });
 writeFileSync(new URL(`${trivial.href}.cjs`), "module.exports = 1;\n");
 writeFileSync(new URL(`${trivial.href}.mjs`), "export default 1;\n");
+// And a one-line package with this package's `exports` map (each entry a
+// one-line file), required by name as this one is: what Node costs for any
+// package, looked up in node_modules and through its map.
+const scratch = fileURLToPath(new URL("./scratch/", import.meta.url));
+const onePackage = join(scratch, "node_modules", "kram-one-line-package");
+mkdirSync(onePackage, { recursive: true });
+const ourExports = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("kram-compaction/package.json"), "utf8")).exports;
+const oneLineExports = JSON.parse(
+  JSON.stringify(ourExports, (_, value) => (typeof value === "string" ? (value.endsWith(".cjs") ? "./one.cjs" : "./one.mjs") : value)),
+);
+writeFileSync(join(onePackage, "package.json"), JSON.stringify({ name: "kram-one-line-package", type: "module", exports: oneLineExports }));
+writeFileSync(join(onePackage, "one.cjs"), "module.exports = 1;\n");
+writeFileSync(join(onePackage, "one.mjs"), "export default 1;\n");
+// Every `require` resolves from bench/scratch/, so both packages are looked
+// up the same way (this one is found two folders further up).
 const requireCode = (spec, then = "") =>
-  'import { createRequire } from "node:module"; const r = createRequire(process.cwd() + "/"); ' +
+  `import { createRequire } from "node:module"; const r = createRequire(${JSON.stringify(scratch)}); ` +
   `const t = performance.now(); const m = r(${JSON.stringify(spec)}); ${then}console.log(performance.now() - t);`;
 const importCode = (spec) => `const t = performance.now(); await import(${JSON.stringify(spec)}); console.log(performance.now() - t);`;
 const loads = {
@@ -237,6 +253,7 @@ const loads = {
   firstCall: requireCode("kram-compaction", 'm.estimateTokens([{ role: "user", content: "hi" }]); '),
   import: importCode("kram-compaction"),
   trivialRequire: requireCode(fileURLToPath(`${trivial.href}.cjs`)),
+  trivialPackageRequire: requireCode("kram-one-line-package"),
   trivialImport: importCode(`${trivial.href}.mjs`),
 };
 const loadTimes = Object.fromEntries(Object.keys(loads).map((name) => [name, []]));
@@ -301,9 +318,12 @@ for (const [ours, ...peers] of pairs) {
 }
 lines.push("");
 const load = (t) => `median ${t.median.toFixed(1)} ms (${t.min.toFixed(1)}-${t.max.toFixed(1)})`;
-const against = (name, base) => `${load(loadStats[name])}, ${(loadStats[name].median / loadStats[base].median).toFixed(2)}x a one-line file's`;
+const against = (name, base, what = "a one-line file's") =>
+  `${load(loadStats[name])}, ${(loadStats[name].median / loadStats[base].median).toFixed(2)}x ${what}`;
 lines.push(
-  `instantiation in a fresh Node process: require ${against("require", "trivialRequire")}; ` +
+  `instantiation in a fresh Node process: require ${against("require", "trivialRequire")}, ` +
+    `${(loadStats.require.median / loadStats.trivialPackageRequire.median).toFixed(2)}x a one-line package's ` +
+    `(${load(loadStats.trivialPackageRequire)}); ` +
     `require and a first call ${against("firstCall", "trivialRequire")}; import ${against("import", "trivialImport")}`,
 );
 lines.push(`.wasm: ${(results.wasm.raw / 1024).toFixed(1)} KB raw, ${(results.wasm.gzip / 1024).toFixed(1)} KB gzipped`);

@@ -47,6 +47,25 @@ test("require compiles no WebAssembly; the first call compiles and instantiates 
   assert.deepEqual(seen.constants, [kram.COMPACTION_MARKER_NAME, kram.DEFAULT_MAX_TOKENS, kram.MESSAGE_FORMATS.length, kram.VERSION]);
 });
 
+test("require makes no TextDecoder; the first string the module hands to JS makes the one it keeps", () => {
+  const seen = fresh(`
+    globalThis.decoders = 0;
+    globalThis.TextDecoder = class extends TextDecoder {
+      constructor(...args) { super(...args); decoders++; }
+    };
+    const kram = require("kram-compaction");
+    const loaded = decoders;
+    kram.estimateTokens([{ role: "user", content: "hi" }]);
+    let message;
+    try { kram.estimateTokens([{ role: "user", content: 5 }]); } catch (error) { message = error.message; }
+    kram.describeMessages([{ role: "user", content: "hi" }]);
+    console.log(JSON.stringify({ loaded, called: decoders, message }));
+  `);
+  assert.equal(seen.loaded, 0, "on require");
+  assert.equal(seen.called, 1, "after three calls, which made JS strings (field names, an error message)");
+  assert.match(seen.message, /^messages\[0\]\.content must be /);
+});
+
 test("import compiles no WebAssembly either", () => {
   const seen = fresh(
     `${COUNT}
