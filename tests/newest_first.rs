@@ -243,6 +243,49 @@ fn a_bad_message_before_the_marker_is_not_read_and_pruning_reads_every_older_res
     );
 }
 
+/// Found by the fuzzer: a system message named as OpenAI Chat's marker fits
+/// OpenAI Responses too, where it was read as an instruction. The leading
+/// messages were read as Chat's markers (no instructions), the newest items
+/// then left only Responses in the running, and the effective history lost
+/// the 22 instructions a whole read keeps. Every format that takes such a
+/// message now reads it as a marker.
+#[test]
+fn a_system_message_named_as_the_marker_is_one_in_every_format_that_takes_it() {
+    let named = json!({ "role": "system", "name": COMPACTION_MARKER_NAME, "content": "" });
+    let reader = MessageReader {
+        argument: "all",
+        index: 0,
+        placeholder: DEFAULT_PLACEHOLDER,
+        sizes: false,
+        cleared: false,
+    };
+    let mut fitting = 0;
+    for format in ALL_FORMATS.iter().copied() {
+        if format.misfit(&&named).is_none() {
+            if let Ok(view) = format.view(&&named, &reader) {
+                assert!(view.is_marker, "{}", format.name());
+                fitting += 1;
+            }
+        }
+    }
+    assert!(fitting >= 3, "{fitting} formats take it");
+
+    let tagged_item = json!({
+        "type": "message",
+        "role": "user",
+        "content": [{ "type": "input_text", "text": tagged("") }],
+    });
+    let output = json!({ "type": "function_call_output", "call_id": "call_3", "output": "ok" });
+    let mut messages = vec![named; 22];
+    messages.extend(vec![output; 4]);
+    messages.extend(vec![tagged_item; 38]);
+    let messages = refs(&messages);
+    assert_eq!(
+        newest_first::effective_bounds(&messages[..], None, "all").unwrap(),
+        whole_bounds(&messages, None)
+    );
+}
+
 #[test]
 fn a_bad_message_read_is_the_whole_read_s_error_and_one_left_unread_is_not_read() {
     // Each result answers the call two messages before it.

@@ -206,9 +206,12 @@ fn message_milli<N: Node>(
             ))
         }
     };
+    // A system message named as OpenAI Chat's marker is one here too, as in
+    // every format that takes such a message: the reads newest first rely
+    // on a message that fits several formats reading the same in each.
     view.mark(is_marker(
         &role_name,
-        None,
+        string_field(item, "name").as_deref(),
         tag_candidate(&role_name, content.as_ref()),
     ));
     Ok(milli)
