@@ -57,7 +57,9 @@ pub fn number_text(value: f64) -> String {
     } else {
         let dot = if rest.is_empty() { "" } else { "." };
         let sign = if exponent < 0 { "-" } else { "+" };
-        format!("{first}{dot}{rest}e{sign}{}", exponent.abs())
+        // Unsigned, as the sign is written already: the module formats u32
+        // elsewhere, and i32's own formatting would add 0.3 KB.
+        format!("{first}{dot}{rest}e{sign}{}", exponent.unsigned_abs())
     };
     format!("{sign}{body}")
 }
