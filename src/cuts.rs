@@ -192,11 +192,15 @@ pub fn newest_turn_steps(views: &[MessageView], leading: usize, pairs: &Pairs) -
     // Without a user turn there is no request to keep.
     let request_end = if turn.is_some() { first_step } else { start };
     // The request is kept: a cut may not drop the result of a call made in
-    // it (a user message with a tool call is malformed, but read).
-    let request_calls: Vec<&String> = views[start..request_end]
-        .iter()
-        .flat_map(|view| &view.opens)
-        .collect();
+    // it (a user message with a tool call is malformed, but read). Here and
+    // for the steps below, a loop rather than a collect of iterator
+    // adapters: 0.3 KB of the gzipped module less.
+    let mut request_calls: Vec<&String> = Vec::new();
+    for view in &views[start..request_end] {
+        for id in &view.opens {
+            request_calls.push(id);
+        }
+    }
     let first_request_answer = (request_end..views.len())
         .find(|&index| {
             views[index]
@@ -205,11 +209,12 @@ pub fn newest_turn_steps(views: &[MessageView], leading: usize, pairs: &Pairs) -
                 .any(|id| request_calls.contains(&id))
         })
         .unwrap_or(views.len());
-    let steps = (first_step..views.len())
-        .filter(|&index| {
-            starts_step(views, index) && pairs.closed(index) && index <= first_request_answer
-        })
-        .collect();
+    let mut steps = Vec::new();
+    for index in first_step..views.len() {
+        if starts_step(views, index) && pairs.closed(index) && index <= first_request_answer {
+            steps.push(index);
+        }
+    }
     Turn {
         request: start..request_end,
         steps,
