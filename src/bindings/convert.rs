@@ -262,16 +262,37 @@ pub fn materialize(
             Output::Keep(index) | Output::Edited { index, .. } => *index as u32,
         })
         .collect();
-    let array = guarded::elements_at(history.array(), &indexes).map_err(|(index, thrown)| {
-        type_error(format!(
-            "{argument}[{index}] could not be read: {}",
-            describe_thrown(&thrown)
-        ))
-    })?;
+    // Copies made while reading (`JsHistory::copy_cleared`) take the slots
+    // whose one edit is the field they were made for.
+    let (copied_field, copies) = match history.copies() {
+        Some((key, copies)) => (Some(key), copies.as_ref()),
+        None => (None, &JsValue::UNDEFINED),
+    };
+    let mut copied: Vec<u8> = outputs
+        .iter()
+        .map(|output| match output {
+            Output::Edited { edits, .. } => u8::from(matches!(
+                (edits.as_slice(), copied_field),
+                ([(path, Replacement::Placeholder)], Some(key)) if path.as_slice() == [PathStep::Key(key)]
+            )),
+            Output::Keep(_) => 0,
+        })
+        .collect();
+    let array = guarded::elements_at(history.array(), &indexes, copies, &mut copied).map_err(
+        |(index, thrown)| {
+            type_error(format!(
+                "{argument}[{index}] could not be read: {}",
+                describe_thrown(&thrown)
+            ))
+        },
+    )?;
     for (slot, output) in outputs.iter().enumerate() {
         let Output::Edited { index, edits } = output else {
             continue;
         };
+        if copied[slot] == 1 {
+            continue;
+        }
         let original = array.get(slot as u32);
         // The newest message may still be changing in place: copied
         // afresh. The memo knows a copy by its edited paths.

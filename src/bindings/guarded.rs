@@ -52,7 +52,27 @@ extern "C" {
     #[wasm_bindgen(js_name = roleNames)]
     fn guarded_role_names(history: &JsValue, start: u32, names: Vec<JsValue>, out: &mut [u8]);
     #[wasm_bindgen(js_name = elementsAt)]
-    fn guarded_elements_at(history: &JsValue, indexes: &[u32]) -> JsValue;
+    fn guarded_elements_at(
+        history: &JsValue,
+        indexes: &[u32],
+        copies: &JsValue,
+        from_copies: &mut [u8],
+    ) -> JsValue;
+    /// `Messages::string_fields` of the messages of `history` at `indexes`,
+    /// into `states`; and, when `copies` is an array, at each index whose
+    /// field is to be cleared, a copy of that message with `replacement`
+    /// there. Catches what it calls: a read that throws answers `OTHER`, or
+    /// makes no copy.
+    #[wasm_bindgen(js_name = stringFields)]
+    pub fn string_fields(
+        history: &JsValue,
+        indexes: &[u32],
+        key: &JsValue,
+        placeholder: &JsValue,
+        states: &mut [u8],
+        replacement: &JsValue,
+        copies: &JsValue,
+    );
     #[wasm_bindgen(js_name = takeThrown)]
     fn take_thrown() -> JsValue;
 }
@@ -197,9 +217,16 @@ pub fn role_names(history: &JsValue, start: u32, count: usize, names: Vec<JsValu
 }
 
 /// A new array of the elements of `history` at `indexes`, in one call; or
-/// the index whose read threw, and what it threw.
-pub fn elements_at(history: &JsValue, indexes: &[u32]) -> Result<Array, (u32, JsValue)> {
-    let elements = guarded_elements_at(history, indexes);
+/// the index whose read threw, and what it threw. A slot marked in
+/// `from_copies` takes the copy in `copies` at its index instead, if there is
+/// one; its mark is cleared if there is none.
+pub fn elements_at(
+    history: &JsValue,
+    indexes: &[u32],
+    copies: &JsValue,
+    from_copies: &mut [u8],
+) -> Result<Array, (u32, JsValue)> {
+    let elements = guarded_elements_at(history, indexes, copies, from_copies);
     if took_throw() {
         return Err((elements.as_f64().unwrap_or(0.0) as u32, take_thrown()));
     }

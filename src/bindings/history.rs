@@ -120,13 +120,17 @@ fn prune(
     options: Option<PruneOptionsArg>,
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<MessageList, JsValue> {
-    let history = JsHistory::new(&effective, "effective")?;
+    let mut history = JsHistory::new(&effective, "effective")?;
     let options_node = read_options(
         options.map(Into::into).unwrap_or(JsValue::UNDEFINED),
         "options",
     )?;
     let format = read_format(&options_node, "options")?;
     let (options, placeholder) = read_prune_options(&options_node).map_err(to_js_error)?;
+    // A memo keeps its own copies, the same objects turn after turn.
+    if memo.is_none() {
+        history = history.copy_cleared(placeholder.clone());
+    }
     let (mut memo, numbers) = match memo {
         Some((memo, numbers)) => (Some(memo), numbers),
         None => (None, &[][..]),

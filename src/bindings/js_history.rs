@@ -3,13 +3,14 @@
 //! else of the caller's array crosses into WebAssembly. Reading every
 //! element first, an element a call, cost more than the decisions did.
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::ops::Range;
 
 use wasm_bindgen::prelude::*;
 
 use super::convert::{history_length, read_elements, JsNode};
 use super::guarded;
+use super::own_values::Array;
 use crate::error::InputError;
 use crate::newest_first::Messages;
 
@@ -19,6 +20,10 @@ pub struct JsHistory<'h> {
     length: u32,
     /// Every message, once a read of the whole history has needed them.
     all: OnceCell<Vec<JsNode>>,
+    /// With `copy_cleared`: the value a cleared field gets, and the copies
+    /// `string_fields` made of the messages it says to clear (an array, at
+    /// their indexes), with the field they were made for.
+    copies: Option<(JsValue, Array, Cell<Option<&'static str>>)>,
 }
 
 impl<'h> JsHistory<'h> {
@@ -30,7 +35,25 @@ impl<'h> JsHistory<'h> {
             argument,
             length: history_length(array, argument)?,
             all: OnceCell::new(),
+            copies: None,
         })
+    }
+
+    /// Has `string_fields` copy each message it says to clear, with
+    /// `replacement` in the field, for `materialize` to take.
+    pub fn copy_cleared(mut self, replacement: JsValue) -> Self {
+        self.copies = Some((
+            replacement,
+            Array::new_with_length(self.length),
+            Cell::new(None),
+        ));
+        self
+    }
+
+    /// The copies `string_fields` made, and the field they were made for.
+    pub fn copies(&self) -> Option<(&'static str, &Array)> {
+        let (_, copies, key) = self.copies.as_ref()?;
+        Some((key.get()?, copies))
     }
 
     pub fn array(&self) -> &JsValue {
@@ -62,6 +85,30 @@ impl Messages for JsHistory<'_> {
     fn role_names(&self, range: Range<usize>, names: &[&str]) -> Vec<u8> {
         let names = names.iter().map(|name| super::keys::key(name)).collect();
         guarded::role_names(self.array, range.start as u32, range.len(), names)
+    }
+
+    /// In one call into JS, which reads the messages from the array itself:
+    /// the core's reads of a tool message cost about ten calls.
+    fn string_fields(&self, indexes: &[u32], key: &'static str, placeholder: &str) -> Vec<u8> {
+        let mut states = vec![0; indexes.len()];
+        let undefined = JsValue::UNDEFINED;
+        let (replacement, copies) = match &self.copies {
+            Some((replacement, copies, made_for)) => {
+                made_for.set(Some(key));
+                (replacement, copies.as_ref())
+            }
+            None => (&undefined, &undefined),
+        };
+        guarded::string_fields(
+            self.array,
+            indexes,
+            &super::keys::key(key),
+            &JsValue::from_str(placeholder),
+            &mut states,
+            replacement,
+            copies,
+        );
+        states
     }
 
     fn all(&self) -> Result<&[JsNode], InputError> {

@@ -178,6 +178,20 @@ impl Format {
         }
     }
 
+    /// The field that holds a message's one tool result when its role's
+    /// name says so alone (a chat `tool` message's `content`), where
+    /// `view_if_results` finds it when it is a string. Pruning's older
+    /// messages, whose results are all cleared, are then read for that
+    /// field only, many at a time (`Messages::string_fields`).
+    pub fn result_field_by_name(self, found: FoundRole) -> Option<&'static str> {
+        match (self, self.known_role(Some(found))) {
+            (Format::OpenAiChat | Format::Ollama, Some(("tool", _))) => {
+                Some(shared::CHAT_RESULT_FIELD)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether a message whose role was found beforehand is no marker by
     /// that alone, as `reads_as_marker` would answer without reading
     /// anything else of it.

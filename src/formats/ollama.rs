@@ -16,7 +16,7 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     foreign_field, has, is_marker, json_text, part_at, part_count, role_misfit, starts_with_tag,
-    string_field, string_role, subfield, untagged, ATTACHMENT_MILLI, CHAT_ROLE,
+    string_field, string_role, subfield, untagged, ATTACHMENT_MILLI, CHAT_RESULT_FIELD, CHAT_ROLE,
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
@@ -112,7 +112,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         view.answers.push(UNPAIRED.to_string());
         if content.is_some() {
             view.tool_results.push(ToolResult::new(
-                vec![PathStep::Key("content")],
+                vec![PathStep::Key(CHAT_RESULT_FIELD)],
                 payload.0,
                 payload.1,
                 Replacement::Placeholder,

@@ -8,7 +8,7 @@ use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     content_blocks, is_marker, part_at, part_count, parts, parts_misfit, required_type,
     string_field, subfield, tag_candidate, text_block, text_milli, untyped_role, ATTACHMENT_MILLI,
-    CHAT_ROLE,
+    CHAT_RESULT_FIELD, CHAT_ROLE,
 };
 use crate::formats::{Format, MessageReader};
 use crate::history::COMPACTION_MARKER_NAME;
@@ -128,7 +128,7 @@ fn read_tool_answer<N: Node>(
     }
     if let Some((content_milli, cleared)) = payload {
         view.tool_results.push(ToolResult::new(
-            vec![PathStep::Key("content")],
+            vec![PathStep::Key(CHAT_RESULT_FIELD)],
             content_milli,
             cleared,
             Replacement::Placeholder,

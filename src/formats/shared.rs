@@ -379,6 +379,10 @@ pub fn output_text<N: Node>(value: Option<&N>, text_types: &[&str]) -> (String, 
     )
 }
 
+/// Where a chat `tool` message (OpenAI Chat, Ollama) holds its result: its
+/// `content`, which pruning replaces.
+pub const CHAT_RESULT_FIELD: &str = "content";
+
 /// A message object's `role` in the formats that take any role (OpenAI Chat,
 /// Ollama): an unknown role is read as system-like. (`function`, OpenAI's
 /// older tool role, is read in both: Ollama's misfit refuses it before this.)

@@ -5,7 +5,12 @@
 use std::ops::Range;
 
 use crate::error::InputError;
-use crate::node::Node;
+use crate::node::{Kind, Node};
+
+/// What `Messages::string_fields` answers for a field.
+pub const OTHER: u8 = 0;
+pub const STRING: u8 = 1;
+pub const PLACEHOLDER: u8 = 2;
 
 pub trait Messages {
     type Node: Node + Clone;
@@ -22,6 +27,28 @@ pub trait Messages {
 
     /// `Node::role_names` of the messages in `range`.
     fn role_names(&self, range: Range<usize>, names: &[&str]) -> Vec<u8>;
+
+    /// For each message at `indexes`, what its field `key` is to pruning:
+    /// `STRING` a string other than `placeholder`, `PLACEHOLDER` the
+    /// placeholder, and `OTHER` anything else (the caller then reads the
+    /// message itself, and reports what a read throws).
+    fn string_fields(&self, indexes: &[u32], key: &'static str, placeholder: &str) -> Vec<u8> {
+        let state = |index: u32| {
+            let message = self.message(index as usize)?;
+            let value = message.field(key).ok()??;
+            (value.kind() == Kind::String).then(|| {
+                if value.text_is(placeholder) {
+                    PLACEHOLDER
+                } else {
+                    STRING
+                }
+            })
+        };
+        indexes
+            .iter()
+            .map(|&index| state(index).unwrap_or(OTHER))
+            .collect()
+    }
 
     /// Every message, for a read of the whole history.
     fn all(&self) -> Result<&[Self::Node], InputError>;

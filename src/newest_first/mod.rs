@@ -5,7 +5,8 @@
 //! history reads most messages' roles alone (so a history that mixes
 //! formats, or holds a broken message, only among those is not refused);
 //! pruning reads the older messages without their estimates, and where
-//! only tool messages hold results, the others for their role alone.
+//! only tool messages hold results, the others for their role alone (and,
+//! in the chat formats, the tool messages for their content alone).
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.
@@ -14,7 +15,8 @@
 //!   message only when the role is a marker's) until one is a marker.
 //! - `prune`: pruning reads the newest messages' estimates until the
 //!   protected tail and the minimum saving are decided, and the older ones
-//!   one by one, only for where their results are.
+//!   only for where their results are: one by one, or, where the role's
+//!   name says which field holds the result, that field of all at once.
 //!
 //! The history is a `Messages`: a slice of messages read already, or (in
 //! the bindings) the caller's array, of which only the messages asked for
@@ -81,6 +83,11 @@ impl Found {
         })
     }
 
+    /// Its place in a table of what each role found settles.
+    fn slot(self) -> usize {
+        self.at * 2 + usize::from(self.untyped)
+    }
+
     fn role(self) -> FoundRole<'static> {
         FoundRole {
             name: ROLE_NAMES[self.at],
@@ -115,20 +122,23 @@ fn role_names_from_the_end<H: Messages + ?Sized>(
     })
 }
 
+/// The table of what each role found settles (`Found::slot`).
+const FOUND_SLOTS: usize = 2 * ROLE_NAMES.len();
+
 /// Whether every format still in the running settles a message by its
 /// role alone (`settles`, such as "no marker can have this role"), so that
 /// the message need not be read at all: worked out once for each role
 /// found while the running formats stay the same (they only ever leave it).
 struct SettledByName {
     formats: usize,
-    settled: [Option<bool>; 2 * ROLE_NAMES.len()],
+    settled: [Option<bool>; FOUND_SLOTS],
 }
 
 impl SettledByName {
     fn new() -> SettledByName {
         SettledByName {
             formats: 0,
-            settled: [None; 2 * ROLE_NAMES.len()],
+            settled: [None; FOUND_SLOTS],
         }
     }
 
@@ -145,8 +155,7 @@ impl SettledByName {
             *self = SettledByName::new();
             self.formats = formats.len();
         }
-        let slot = found.at * 2 + usize::from(found.untyped);
-        *self.settled[slot].get_or_insert_with(|| {
+        *self.settled[found.slot()].get_or_insert_with(|| {
             !formats.is_empty() && formats.iter().all(|&format| settles(format, found.role()))
         })
     }

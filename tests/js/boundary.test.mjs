@@ -31,7 +31,8 @@ const SAFE = [
   [/^const ret = field\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's field with an index (guarded_item), which catches what it calls (the test below)"],
   [/^const ret = copyArray\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's copyArray (guarded_copy_array), made by guarded(), which catches what it calls (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(arg0, arg1 >>> 0, v0, getArrayU8FromWasm0\(arg4, arg5\)\); \}$/, "calls guarded.js's roleNames with the caller's history, an index, and an array and a byte view of the module's own making; it catches what it reads (the test below)"],
-  [/^const ret = elementsAt\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\)\); return ret; \}$/, "calls guarded.js's elementsAt with the caller's history and a view of the module's own memory; it catches what it reads (the test below)"],
+  [/^const ret = elementsAt\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, getArrayU8FromWasm0\(arg4, arg5\)\); return ret; \}$/, "calls guarded.js's elementsAt with the caller's history, views of the module's own memory and the bindings' own array of copies; it catches what it reads (the test below)"],
+  [/^stringFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, getArrayU8FromWasm0\(arg5, arg6\), arg7, arg8\); \}$/, "calls guarded.js's stringFields with the caller's history and placeholder, views of the module's own memory, a string and an array of the bindings' making; it catches what it reads (the test below)"],
   [/^writeFlagsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeFlagsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
   [/^const ret = kram_encode_into\d?\(arg0, arg1, arg2 >>> 0, arg3 >>> 0\); return ret; \}/, "calls src/bindings/strings.rs's kram_encode_into, which catches what it calls (answering NaN)"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
@@ -121,13 +122,22 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       continue;
     }
     if (name === "elementsAt") {
-      // A loop over the history, each element read in a try whose catch
-      // keeps what was thrown (fail) and answers the index.
+      // A loop over the history: a slot marked for a copy takes it from the
+      // bindings' own array of copies (no caller value read); every other
+      // element is read in a try whose catch keeps what was thrown (fail)
+      // and answers the index.
       assert.match(
         body,
-        /^  const elements = new Array\(indexes\.length\);\n  for \(let slot = 0; slot < indexes\.length; slot\+\+\) \{\n    try \{\n      elements\[slot\] = history\[indexes\[slot\]\];\n    \} catch \(error\) \{\n      fail\(error\);\n      return indexes\[slot\];\n    \}\n  \}\n  return elements;$/,
+        /^  const elements = new Array\(indexes\.length\);\n  for \(let slot = 0; slot < indexes\.length; slot\+\+\) \{\n    if \(fromCopies\[slot\] === 1\) \{\n      const copy = copies\[indexes\[slot\]\];\n      if \(copy !== undefined\) \{\n        elements\[slot\] = copy;\n        continue;\n      \}\n      fromCopies\[slot\] = 0;\n    \}\n    try \{\n      elements\[slot\] = history\[indexes\[slot\]\];\n    \} catch \(error\) \{\n      fail\(error\);\n      return indexes\[slot\];\n    \}\n  \}\n  return elements;$/,
         name,
       );
+      continue;
+    }
+    if (name === "stringFields") {
+      // A loop over the history, each message's reads and copy in one try
+      // whose catch leaves its state as it was: the core reads it itself.
+      assert.match(body, /^  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
+      assert.equal(body.match(/try \{/g).length, 1, name);
       continue;
     }
     if (name === "roleName") {

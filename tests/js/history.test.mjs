@@ -187,6 +187,69 @@ test("the newest-first reads take no element of the array that their decision do
   assert.ok(search.count.reads < 3 * (effective.length + 32), `${search.count.reads} element reads for ${effective.length} kept`);
 });
 
+test("pruneForModel reads an older tool message for its content alone, and answers as a whole read does", () => {
+  // 1,201 messages, 300 tool results; older ones varied: already cleared,
+  // content parts rather than a string, a class instance, and one whose
+  // content is a getter.
+  class ToolReply {
+    constructor(fields) {
+      Object.assign(this, fields);
+    }
+  }
+  const history = codingSession(300, { outputLines: 40 }).map((message, i) => {
+    if (message.role !== "tool" || i > 900) return message;
+    if (i % 40 === 3) return { ...message, content: "[gone]" };
+    if (i % 40 === 7) return { ...message, content: [{ type: "text", text: message.content }] };
+    if (i % 40 === 11) return new ToolReply(message);
+    if (i % 40 === 15) {
+      const copy = { ...message };
+      delete copy.content;
+      return Object.defineProperty(copy, "content", { enumerable: true, get: () => message.content });
+    }
+    return message;
+  });
+  deepFreeze(history);
+  for (const options of [undefined, { protectTokens: 0, minimumSavings: 0, placeholder: "[gone]" }, { protectTurns: 4 }]) {
+    const whole = new kram.HistoryMemo().pruneForModel(history, options);
+    const pruned = pruneForModel(history, options);
+    assert.deepEqual(pruned, whole, JSON.stringify(options));
+    const edited = pruned.filter((message, i) => message !== history[i]);
+    assert.ok(edited.length > 150, `${edited.length} edited`);
+    assert.equal(pruned.length, history.length);
+    // The same objects where a whole read keeps them; a class instance's
+    // copy is still one.
+    pruned.forEach((message, i) => assert.equal(message === history[i], whole[i] === history[i], `message ${i}`));
+    assert.ok(pruned[11] instanceof ToolReply && pruned[11] !== history[11], "a class instance's copy");
+  }
+  // Each older tool message is read once, for its content and its copy
+  // (a read for the message and one for its copy in the answer made 2,534):
+  // the elements read are each one's role, then the newest windows, the
+  // older tool messages and the answer's other messages.
+  const plain = codingSession(300, { outputLines: 40 });
+  const counted = countedElements(plain);
+  assert.deepEqual(pruneForModel(counted.proxy), new kram.HistoryMemo().pruneForModel(plain));
+  assert.ok(counted.count.reads <= 2 * plain.length + 8, `${counted.count.reads} element reads for ${plain.length} messages`);
+});
+
+test("pruneForModel clears an older tool message it does not read whole, and refuses one whose content throws", () => {
+  // An older tool message with no tool_call_id: a whole read refuses it, but
+  // pruning's older messages are cleared unread but for their content.
+  const history = codingSession(300, { outputLines: 40 });
+  const { tool_call_id: _, ...unpaired } = history[3];
+  const broken = [...history.slice(0, 3), unpaired, ...history.slice(4)];
+  assert.throws(() => new kram.HistoryMemo().pruneForModel(broken), /effective\[3\]\.tool_call_id must be a string/);
+  assert.equal(pruneForModel(broken)[3].content, "[Old tool result content cleared]");
+  // A content getter that throws is read again by the core, which says so.
+  const throwing = Object.defineProperty({ ...history[3] }, "content", {
+    enumerable: true,
+    get() {
+      throw new Error("no content");
+    },
+  });
+  const bad = [...history.slice(0, 3), throwing, ...history.slice(4)];
+  assert.throws(() => pruneForModel(bad), (error) => error instanceof TypeError && /^effective\[3\]\.content could not be read: .*no content/.test(error.message));
+});
+
 test("a long plain-text history, and one of OpenAI Responses items, have the effective history of a whole read", () => {
   // Plain user and assistant strings fit six formats, OpenAI Responses among
   // them; an assistant message is settled by its role's name in each, an
