@@ -208,22 +208,33 @@ pub fn plan_compaction(
     let whole_turn = turn.request.start;
     let keep_whole = cuts::tokens(views, whole_turn..len) <= target && new_before(whole_turn)
         || turn.steps.is_empty();
-    let (summarise_end, keep): (usize, Vec<usize>) = if keep_whole {
-        (whole_turn, (whole_turn..len).collect())
+    // What is kept verbatim, in order: from `summarise_end` on, after the
+    // turn's request when the cut is inside the turn. Here and for
+    // `replaced`, loops rather than collects of iterator adapters: 0.6 KB of
+    // the gzipped module less.
+    let (summarise_end, request_kept) = if keep_whole {
+        (whole_turn, 0..0)
     } else {
         let keep_from = cuts::oldest_fitting(views, &turn.steps, request, |t| t <= target)
             .unwrap_or(newest_step);
-        (
-            keep_from,
-            turn.request.clone().chain(keep_from..len).collect(),
-        )
+        (keep_from, turn.request.clone())
     };
+    let mut keep = Vec::new();
+    for index in request_kept {
+        keep.push(index);
+    }
+    for index in summarise_end..len {
+        keep.push(index);
+    }
 
     // What the marker replaces: everything summarised that is not also kept
     // (`keep` is in order).
-    let replaced: Vec<usize> = (instructions..summarise_end)
-        .filter(|index| keep.binary_search(index).is_err())
-        .collect();
+    let mut replaced = Vec::new();
+    for index in instructions..summarise_end {
+        if keep.binary_search(&index).is_err() {
+            replaced.push(index);
+        }
+    }
     if !replaced.iter().any(|&index| !views[index].is_marker) {
         return Err(if turn.steps.is_empty() {
             "there is nothing before the newest user turn to summarise, and it has no steps yet"
