@@ -9,7 +9,7 @@ use crate::history::total_tokens;
 use crate::node::Node;
 use crate::prune::DEFAULT_PLACEHOLDER;
 use crate::summary::text::cut_at_line;
-use crate::summary::transcript::{Entry, Renderer};
+use crate::summary::transcript::Renderer;
 use crate::summary::{chunk, frame, prompt, reply, SummaryOptions, MIN_TRANSCRIPT_TOKENS};
 use crate::util::json::Json;
 use crate::view::MessageView;
@@ -68,12 +68,23 @@ impl Job {
             entry.fit(budgets.each);
             Ok(entry)
         }))?;
-        let milli: Vec<u64> = entries.iter().map(Entry::milli_tokens).collect();
-        let starts: Vec<bool> = entries.iter().map(|entry| entry.starts_turn).collect();
-        let chunks = chunk::plan(&milli, &starts, budgets.first, budgets.each)
-            .into_iter()
-            .map(|range| entries[range].iter().map(Entry::text).collect())
-            .collect();
+        // Each entry's estimate and whether it starts a turn, for the plan,
+        // then each chunk's text: loops rather than collects of maps (0.2 KB
+        // of the gzipped module).
+        let mut milli = Vec::with_capacity(entries.len());
+        let mut starts = Vec::with_capacity(entries.len());
+        for entry in &entries {
+            milli.push(entry.milli_tokens());
+            starts.push(entry.starts_turn);
+        }
+        let mut chunks = Vec::new();
+        for range in chunk::plan(&milli, &starts, budgets.first, budgets.each) {
+            let mut text = String::new();
+            for entry in &entries[range] {
+                text.push_str(&entry.text());
+            }
+            chunks.push(text);
+        }
         Ok(Job {
             model: model.to_string(),
             format,
