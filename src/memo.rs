@@ -152,9 +152,16 @@ impl Memo {
     /// How many messages it remembers, per message or in a whole history.
     /// The numbers are marked in a bitmap, not a set: this is only counted
     /// for `HistoryMemo.size`, and a set of its own cost the module 0.2 KB.
+    /// The numbers are gathered in loops, not a collect of a chain of
+    /// adapters (0.3 KB of the gzipped module).
     pub fn len(&self) -> usize {
-        let histories = self.histories.iter().flat_map(|history| &history.numbers);
-        let numbers: Vec<u64> = self.entries.keys().chain(histories).copied().collect();
+        let mut numbers: Vec<u64> = Vec::new();
+        for &number in self.entries.keys() {
+            numbers.push(number);
+        }
+        for history in &self.histories {
+            numbers.extend_from_slice(&history.numbers);
+        }
         let mut seen = vec![false; numbers.iter().max().map_or(0, |&max| max as usize + 1)];
         for &number in &numbers {
             seen[number as usize] = true;
