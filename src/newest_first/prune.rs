@@ -75,7 +75,11 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     for (index, role) in older {
         match by_field.state(index) {
             Some(STRING) => {
-                pruning.walk_decided(index, false, &[by_field.result()?]);
+                pruning.walk_decided(
+                    index,
+                    false,
+                    std::slice::from_ref(by_field.result.as_ref()?),
+                );
                 continue;
             }
             Some(PLACEHOLDER) => continue,
@@ -108,7 +112,9 @@ fn edits_from_the_end<H: Messages + ?Sized>(
 /// running, which one field holds their result, and what that field is in
 /// each (`Messages::string_fields`).
 struct ByField {
-    key: Option<&'static str>,
+    /// The result of a message whose field is to be cleared, as its
+    /// format's `view_if_results` has it, with the field as its path.
+    result: Option<ToolResult>,
     /// Their indexes, newest first, as the older messages are walked.
     indexes: Vec<u32>,
     states: Vec<u8>,
@@ -142,8 +148,11 @@ impl ByField {
             Some(key) => effective.string_fields(&indexes, key, placeholder),
             None => Vec::new(),
         };
+        let result = key.map(|key| {
+            ToolResult::new(vec![PathStep::Key(key)], 0, false, Replacement::Placeholder)
+        });
         ByField {
-            key,
+            result,
             indexes,
             states,
             passed: 0,
@@ -158,13 +167,6 @@ impl ByField {
         }
         self.passed += 1;
         self.states.get(self.passed - 1).copied()
-    }
-
-    /// The result of a message whose field is to be cleared, as its
-    /// format's `view_if_results` has it.
-    fn result(&self) -> Option<ToolResult> {
-        let path = vec![PathStep::Key(self.key?)];
-        Some(ToolResult::new(path, 0, false, Replacement::Placeholder))
     }
 }
 
