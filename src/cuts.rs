@@ -201,14 +201,16 @@ pub fn newest_turn_steps(views: &[MessageView], leading: usize, pairs: &Pairs) -
             request_calls.push(id);
         }
     }
-    let first_request_answer = (request_end..views.len())
-        .find(|&index| {
-            views[index]
-                .answers
-                .iter()
-                .any(|id| request_calls.contains(&id))
-        })
-        .unwrap_or(views.len());
+    // Its first result pairs with it as `Pairs` pairs them: an id called
+    // again after the request answers the newer call from then on.
+    let mut first_request_answer = views.len();
+    for (index, view) in views.iter().enumerate().skip(request_end) {
+        if view.answers.iter().any(|id| request_calls.contains(&id)) {
+            first_request_answer = index;
+            break;
+        }
+        request_calls.retain(|id| !view.opens.contains(id));
+    }
     let mut steps = Vec::new();
     for index in first_step..views.len() {
         if starts_step(views, index) && pairs.closed(index) && index <= first_request_answer {

@@ -32,6 +32,13 @@ fn session(words: usize) -> Vec<Value> {
     messages
 }
 
+/// A user message that carries a tool call: malformed, but read.
+fn request_calling(id: &str) -> Value {
+    let mut request = call(id);
+    request["role"] = json!("user");
+    request
+}
+
 /// The format rules read `&Value`s.
 fn refs(values: &[Value]) -> Vec<&Value> {
     values.iter().collect()
@@ -299,10 +306,8 @@ fn the_emergency_cut_keeps_the_request_and_the_newest_steps_of_a_long_task() {
 fn a_cut_inside_the_turn_keeps_the_results_of_calls_in_its_request() {
     // Found by the fuzzer: a user message that carries a tool call (malformed,
     // but read) is the request, which is always kept, so its result stays.
-    let mut request = call("c1");
-    request["role"] = json!("user");
     let input = vec![
-        request,
+        request_calling("c1"),
         json!({ "role": "assistant", "content": "thinking ".repeat(300) }),
         result("c1", 10),
         json!({ "role": "assistant", "content": "done" }),
@@ -314,4 +319,23 @@ fn a_cut_inside_the_turn_keeps_the_results_of_calls_in_its_request() {
         vec![0, 1, 2, 3],
         "no step cut drops the request's result"
     );
+}
+
+#[test]
+fn a_result_of_a_request_call_id_called_again_later_answers_the_later_call() {
+    // Found by the fuzzer: the request calls `c1`, an assistant step calls
+    // `c1` again, and the result answers that newer call (as `Pairs` pairs
+    // them). A cut after that result drops no result of the request's call,
+    // so the newest step alone is kept, where the cut kept everything from
+    // the first step, over the budget.
+    let input = vec![
+        request_calling("c1"),
+        json!({ "role": "assistant", "content": "thinking ".repeat(300) }),
+        call("c1"),
+        result("c1", 300),
+        json!({ "role": "assistant", "content": "done" }),
+    ];
+    let plan = history_functions::emergency_prune(&refs(&input), 1.0, None).unwrap();
+    let kept: Vec<usize> = plan.iter().map(Output::index).collect();
+    assert_eq!(kept, vec![0, 4], "the request and the newest step");
 }
