@@ -221,10 +221,10 @@ test("pruneForModel reads an older tool message for its content alone, and answe
     pruned.forEach((message, i) => assert.equal(message === history[i], whole[i] === history[i], `message ${i}`));
     assert.ok(pruned[11] instanceof ToolReply && pruned[11] !== history[11], "a class instance's copy");
   }
-  // Each older tool message is read once, for its content and its copy
-  // (a read for the message and one for its copy in the answer made 2,534):
+  // Each older tool message is read once, for its content and its copy:
   // the elements read are each one's role, then the newest windows, the
-  // older tool messages and the answer's other messages.
+  // older tool messages and the answer's other messages. (The build before
+  // read each older tool message twice, to read it and to answer it: 2,534.)
   const plain = codingSession(300, { outputLines: 40 });
   const counted = countedElements(plain);
   assert.deepEqual(pruneForModel(counted.proxy), new kram.HistoryMemo().pruneForModel(plain));
