@@ -3,7 +3,7 @@
 //! else of the caller's array crosses into WebAssembly. Reading every
 //! element first, an element a call, cost more than the decisions did.
 
-use std::cell::{Cell, OnceCell};
+use std::cell::OnceCell;
 use std::ops::Range;
 
 use wasm_bindgen::prelude::*;
@@ -20,10 +20,12 @@ pub struct JsHistory<'h> {
     length: u32,
     /// Every message, once a read of the whole history has needed them.
     all: OnceCell<Vec<JsNode>>,
-    /// With `copy_cleared`: the value a cleared field gets, and the copies
-    /// `string_fields` made of the messages it says to clear (an array, at
-    /// their indexes), with the field they were made for.
-    copies: Option<(JsValue, Array, Cell<Option<&'static str>>)>,
+    /// With `copy_cleared`: the value a cleared field gets.
+    replacement: Option<JsValue>,
+    /// The copies `string_fields` made of the messages it says to clear (an
+    /// array, at their indexes), and the field they were made for; made by
+    /// its first call, so a read that never asks makes none.
+    copies: OnceCell<(Array, &'static str)>,
 }
 
 impl<'h> JsHistory<'h> {
@@ -35,25 +37,22 @@ impl<'h> JsHistory<'h> {
             argument,
             length: history_length(array, argument)?,
             all: OnceCell::new(),
-            copies: None,
+            replacement: None,
+            copies: OnceCell::new(),
         })
     }
 
     /// Has `string_fields` copy each message it says to clear, with
     /// `replacement` in the field, for `materialize` to take.
     pub fn copy_cleared(mut self, replacement: JsValue) -> Self {
-        self.copies = Some((
-            replacement,
-            Array::new_with_length(self.length),
-            Cell::new(None),
-        ));
+        self.replacement = Some(replacement);
         self
     }
 
     /// The copies `string_fields` made, and the field they were made for.
     pub fn copies(&self) -> Option<(&'static str, &Array)> {
-        let (_, copies, key) = self.copies.as_ref()?;
-        Some((key.get()?, copies))
+        let (copies, key) = self.copies.get()?;
+        Some((key, copies))
     }
 
     pub fn array(&self) -> &JsValue {
@@ -92,9 +91,11 @@ impl Messages for JsHistory<'_> {
     fn string_fields(&self, indexes: &[u32], key: &'static str, placeholder: &str) -> Vec<u8> {
         let mut states = vec![0; indexes.len()];
         let undefined = JsValue::UNDEFINED;
-        let (replacement, copies) = match &self.copies {
-            Some((replacement, copies, made_for)) => {
-                made_for.set(Some(key));
+        let (replacement, copies) = match &self.replacement {
+            Some(replacement) => {
+                let (copies, _) = self
+                    .copies
+                    .get_or_init(|| (Array::new_with_length(self.length), key));
                 (replacement, copies.as_ref())
             }
             None => (&undefined, &undefined),
