@@ -55,6 +55,68 @@ fn build(parts: &[(u8, usize, u8)]) -> Vec<Value> {
     messages
 }
 
+/// A generated AI SDK message: a user's words, an assistant's text or tool
+/// calls, or a tool message of one to four results whose outputs are of
+/// every type (some already cleared, some kept as they are), now and then
+/// with a part that is no result; and results in the parts of an assistant
+/// message (a provider's own tool), of a user message, and of a marker.
+fn ai_sdk_message() -> impl Strategy<Value = (u8, usize, Vec<u8>)> {
+    (0u8..8, 1usize..300, prop::collection::vec(0u8..10, 1..5))
+}
+
+fn build_ai_sdk(messages: &[(u8, usize, Vec<u8>)]) -> Vec<Value> {
+    let mut history = vec![json!({ "role": "system", "content": "Be careful." })];
+    for (number, (kind, size, outputs)) in messages.iter().enumerate() {
+        let id = |part: usize| format!("call_{number}_{part}");
+        let message = match kind {
+            0 => {
+                json!({ "role": "user", "content": [{ "type": "text", "text": "please ".repeat(*size) }] })
+            }
+            1 => json!({ "role": "assistant", "content": "ok ".repeat(*size) }),
+            _ => {
+                let calls: Vec<Value> = (0..outputs.len())
+                    .map(|part| json!({ "type": "tool-call", "toolCallId": id(part), "toolName": "read", "input": {} }))
+                    .collect();
+                history.push(json!({ "role": "assistant", "content": calls }));
+                let text = "output\n".repeat(*size);
+                let results: Vec<Value> = outputs
+                    .iter()
+                    .enumerate()
+                    .map(|(part, output)| {
+                        let output = match output {
+                            0 | 1 => json!({ "type": "text", "value": text }),
+                            2 => json!({ "type": "error-text", "value": text }),
+                            3 => json!({ "type": "json", "value": { "lines": [text] } }),
+                            4 => json!({ "type": "error-json", "value": { "error": text } }),
+                            5 => json!({ "type": "content", "value": [{ "type": "text", "text": text }] }),
+                            6 => json!({ "type": "execution-denied", "reason": "no" }),
+                            7 => json!({ "type": "text", "value": DEFAULT_PLACEHOLDER }),
+                            8 => json!({ "type": "error-text", "value": DEFAULT_PLACEHOLDER }),
+                            _ => return json!({ "type": "tool-approval-response", "approvalId": "a", "approved": true }),
+                        };
+                        json!({ "type": "tool-result", "toolCallId": id(part), "toolName": "read", "output": output })
+                    })
+                    .collect();
+                let role = match kind {
+                    2 | 3 => "tool",
+                    4 => "assistant",
+                    _ => "user",
+                };
+                let mut message = json!({ "role": role, "content": results });
+                if *kind == 7 {
+                    message = Format::AiSdk.marker("So far.");
+                    if let Some(Value::Array(content)) = message.get_mut("content") {
+                        content.extend(results);
+                    }
+                }
+                message
+            }
+        };
+        history.push(message);
+    }
+    history
+}
+
 /// A format's session, twelve times over: a long history of that format.
 fn repeated(format: Format) -> Vec<Value> {
     let session = fixture(format);
@@ -130,6 +192,24 @@ proptest! {
         let messages = build(&parts);
         let messages = refs(&messages);
         let format = forced.then_some(Format::OpenAiChat);
+        let options = small_options(turns, protect, minimum);
+        prop_assert_eq!(
+            newest_first_edits(&messages, &options, format),
+            whole_edits(&messages, &options, format)
+        );
+    }
+
+    #[test]
+    fn a_generated_ai_sdk_history_is_pruned_as_a_whole_read_prunes_it(
+        generated in prop::collection::vec(ai_sdk_message(), 0..300),
+        turns in 0usize..4,
+        protect in 0u32..8_000,
+        minimum in 0u32..8_000,
+        forced in any::<bool>(),
+    ) {
+        let messages = build_ai_sdk(&generated);
+        let messages = refs(&messages);
+        let format = forced.then_some(Format::AiSdk);
         let options = small_options(turns, protect, minimum);
         prop_assert_eq!(
             newest_first_edits(&messages, &options, format),

@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::guarded;
-use super::js_history::JsHistory;
+use super::js_history::{Copied, JsHistory};
 use super::memo::HistoryMemo;
 use super::own_values::{self, array_of, items, Array, Object};
 use super::types::FormatOptionsArg;
@@ -263,19 +263,16 @@ pub fn materialize(
         })
         .collect();
     // Copies made while reading (`JsHistory::copy_cleared`) take the slots
-    // whose one edit is the field they were made for.
-    let (copied_field, copies) = match history.copies() {
-        Some((key, copies)) => (Some(key), copies.as_ref()),
+    // whose edits are what they were made for.
+    let (copied_for, copies) = match history.copies() {
+        Some((copied, copies)) => (Some(copied), copies.as_ref()),
         None => (None, &JsValue::UNDEFINED),
     };
     let mut copied: Vec<u8> = outputs
         .iter()
-        .map(|output| match output {
-            Output::Edited { edits, .. } => u8::from(matches!(
-                (edits.as_slice(), copied_field),
-                ([(path, Replacement::Placeholder)], Some(key)) if path.as_slice() == [PathStep::Key(key)]
-            )),
-            Output::Keep(_) => 0,
+        .map(|output| match (output, copied_for) {
+            (Output::Edited { edits, .. }, Some(copied)) => u8::from(made_for(edits, copied)),
+            _ => 0,
         })
         .collect();
     let array = guarded::elements_at(history.array(), &indexes, copies, &mut copied).map_err(
@@ -336,10 +333,33 @@ pub fn materialize(
     Ok(array)
 }
 
+/// Whether a copy made while reading (`Copied`) makes exactly `edits`: the
+/// one field's, or every edit a part's payload by the rule, whose copy
+/// clears every part still to clear (pruning's older messages, whose
+/// results are all cleared).
+fn made_for(edits: &[(Vec<PathStep>, Replacement)], copied: Copied) -> bool {
+    match copied {
+        Copied::Field(key) => matches!(
+            edits,
+            [(path, Replacement::Placeholder)] if path.as_slice() == [PathStep::Key(key)]
+        ),
+        Copied::Parts(rule) => {
+            !edits.is_empty()
+                && edits.iter().all(|(path, _)| {
+                    matches!(
+                        path.as_slice(),
+                        [PathStep::Key(array), PathStep::Index(_), PathStep::Key(payload)]
+                            if *array == rule.array && *payload == rule.payload
+                    )
+                })
+        }
+    }
+}
+
 /// What a cleared payload becomes: the caller's very placeholder string (a
 /// lone surrogate in it survives), or a plain object holding it, such as the
 /// AI SDK's `{ type: "text", value }`.
-fn replacement_value(replacement: Replacement, placeholder: &JsValue) -> JsValue {
+pub fn replacement_value(replacement: Replacement, placeholder: &JsValue) -> JsValue {
     match replacement {
         Replacement::Placeholder => placeholder.clone(),
         Replacement::Tagged {

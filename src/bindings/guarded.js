@@ -253,17 +253,99 @@ export function stringFields(history, indexes, key, placeholder, states, replace
         continue;
       }
       states[i] = 1;
-      if (
-        Array.isArray(copies) &&
-        Reflect.getPrototypeOf(message) === Object.prototype &&
-        !Object.hasOwn(message, "lc_kwargs")
-      ) {
-        copies[indexes[i]] = { ...message, [key]: replacement };
-      }
+      if (Array.isArray(copies) && isPlain(message)) copies[indexes[i]] = { ...message, [key]: replacement };
     } catch {
       // 0: the core reads this message itself; or 1 with no copy.
     }
   }
+}
+
+/**
+ * For each message of `history` at `indexes` (a Uint32Array), which of its
+ * parts hold a tool result to clear, as the core's `ResultParts::to_clear`
+ * (src/formats/result_parts.rs) says, following the same steps over JS
+ * values. Two numbers a message go into `answers`: bit i for the part at i,
+ * with bit 31 set (that bit alone when the parts' field is text), or 0 when the rule cannot say (the core then reads that
+ * message itself, and reports what is wrong or throws); then which of those
+ * parts report an error. The rule comes as data: `names` are its field
+ * names (the parts' array, a result part's type, its call id, its payload,
+ * the payload's value) and then the payload types it clears, and `kinds`
+ * what each of those holds (1: its value is text, 2: it reports an error).
+ * When `copies` is an array, a plain message with parts to clear also gets
+ * its copy there, at its index (as `copyObject`, `copyArray` and
+ * `defineData` make it along each path): its parts copied, and each plain
+ * part to clear copied with a copy of `cleared` (`clearedError` for an
+ * error) as its payload. One call for all of pruning's older AI SDK tool
+ * messages, where the core's read of one costs about forty calls.
+ */
+export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies) {
+  const [array, partType, idKey, payload, valueKey, ...types] = names;
+  for (let i = 0; i < indexes.length; i++) {
+    try {
+      const message = history[indexes[i]];
+      if (typeof message !== "object" || message === null) continue;
+      const parts = message[array];
+      if (typeof parts === "string") {
+        answers[2 * i] = 0x80000000; // text alone: no parts
+        continue;
+      }
+      if (!Array.isArray(parts) || parts.length > 31) continue;
+      const read = new Array(parts.length);
+      let toClear = 0;
+      let reportErrors = 0;
+      let known = true;
+      for (let p = 0; p < read.length && known; p++) {
+        const part = (read[p] = parts[p]);
+        known = typeof part === "object" && part !== null && !Array.isArray(part) && typeof part.type === "string";
+        if (!known || part.type !== partType) continue;
+        const output = part[payload];
+        known =
+          typeof part[idKey] === "string" &&
+          typeof output === "object" &&
+          output !== null &&
+          !Array.isArray(output) &&
+          typeof output.type === "string";
+        const type = known ? types.indexOf(output.type) : -1;
+        if (type < 0) continue;
+        if (kinds[type] & 1) {
+          const value = output[valueKey];
+          known = typeof value === "string";
+          if (!known || value === placeholder) continue;
+        }
+        toClear |= 1 << p;
+        if (kinds[type] & 2) reportErrors |= 1 << p;
+      }
+      if (!known) continue;
+      answers[2 * i] = 0x80000000 | toClear;
+      answers[2 * i + 1] = reportErrors;
+      if (toClear === 0 || !Array.isArray(copies) || !isPlain(message)) continue;
+      const copy = copyClearing(message, array, read, toClear, reportErrors, payload, cleared, clearedError);
+      if (copy !== undefined) copies[indexes[i]] = copy;
+    } catch {
+      // 0: the core reads this message itself; or an answer with no copy.
+    }
+  }
+}
+
+/**
+ * `resultParts`' copy of `message`: its parts (`read`) in a new array, each
+ * part at a bit of `toClear` copied with a copy of `cleared` (or
+ * `clearedError`) as its payload; undefined when such a part is no plain
+ * object (Rust copies that message).
+ */
+function copyClearing(message, array, read, toClear, reportErrors, payload, cleared, clearedError) {
+  for (let p = 0; p < read.length; p++) {
+    if ((toClear & (1 << p)) === 0) continue;
+    if (Reflect.getPrototypeOf(read[p]) !== Object.prototype) return undefined;
+    const replacement = (reportErrors & (1 << p)) === 0 ? cleared : clearedError;
+    read[p] = { ...read[p], [payload]: { ...replacement } };
+  }
+  return { ...message, [array]: read };
+}
+
+/** Whether `stringFields` and `resultParts` may copy `message` by spreading it. */
+function isPlain(message) {
+  return Reflect.getPrototypeOf(message) === Object.prototype && !Object.hasOwn(message, "lc_kwargs");
 }
 
 /** What `Node::role_names` adds for a message with no `type` (UNTYPED in src/node.rs). */

@@ -73,6 +73,24 @@ extern "C" {
         replacement: &JsValue,
         copies: &JsValue,
     );
+    /// `Messages::result_parts` of the messages of `history` at `indexes` by
+    /// a rule given as data (`names`, `kinds`: see `JsHistory::result_parts`),
+    /// into `answers`; and, when `copies` is an array, at each index with
+    /// parts to clear, a copy of that message with a copy of `cleared` (or
+    /// `cleared_error`) as each one's payload. Catches what it calls: a read
+    /// that throws answers 0, or makes no copy.
+    #[wasm_bindgen(js_name = resultParts)]
+    pub fn result_parts(
+        history: &JsValue,
+        indexes: &[u32],
+        names: Vec<JsValue>,
+        kinds: &[u8],
+        placeholder: &JsValue,
+        answers: &mut [u32],
+        cleared: &JsValue,
+        cleared_error: &JsValue,
+        copies: &JsValue,
+    );
     #[wasm_bindgen(js_name = takeThrown)]
     fn take_thrown() -> JsValue;
 }

@@ -8,10 +8,12 @@ use std::ops::Range;
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{history_length, read_elements, JsNode};
+use super::convert::{history_length, read_elements, replacement_value, JsNode};
 use super::guarded;
+use super::keys::key;
 use super::own_values::Array;
 use crate::error::InputError;
+use crate::formats::result_parts::{Payload, ResultParts};
 use crate::newest_first::Messages;
 
 pub struct JsHistory<'h> {
@@ -22,10 +24,20 @@ pub struct JsHistory<'h> {
     all: OnceCell<Vec<JsNode>>,
     /// With `copy_cleared`: the value a cleared field gets.
     replacement: Option<JsValue>,
-    /// The copies `string_fields` made of the messages it says to clear (an
-    /// array, at their indexes), and the field they were made for; made by
-    /// its first call, so a read that never asks makes none.
-    copies: OnceCell<(Array, &'static str)>,
+    /// The copies `string_fields` or `result_parts` made of the messages
+    /// they say to clear (an array, at their indexes), and what they were
+    /// made for; made by the first call, so a read that never asks makes
+    /// none.
+    copies: OnceCell<(Array, Copied)>,
+}
+
+/// What the copies of cleared messages were made for: the field a
+/// `string_fields` call cleared, or the rule a `result_parts` call cleared
+/// parts by.
+#[derive(Clone, Copy)]
+pub enum Copied {
+    Field(&'static str),
+    Parts(&'static ResultParts),
 }
 
 impl<'h> JsHistory<'h> {
@@ -42,17 +54,26 @@ impl<'h> JsHistory<'h> {
         })
     }
 
-    /// Has `string_fields` copy each message it says to clear, with
-    /// `replacement` in the field, for `materialize` to take.
-    pub fn copy_cleared(mut self, replacement: JsValue) -> Self {
-        self.replacement = Some(replacement);
+    /// Has `string_fields` and `result_parts` copy each message they say to
+    /// clear, with `placeholder` in each cleared payload, for `materialize`
+    /// to take.
+    pub fn copy_cleared(mut self, placeholder: JsValue) -> Self {
+        self.replacement = Some(placeholder);
         self
     }
 
-    /// The copies `string_fields` made, and the field they were made for.
-    pub fn copies(&self) -> Option<(&'static str, &Array)> {
-        let (copies, key) = self.copies.get()?;
-        Some((key, copies))
+    /// The copies `string_fields` or `result_parts` made, and what for.
+    pub fn copies(&self) -> Option<(Copied, &Array)> {
+        let (copies, copied) = self.copies.get()?;
+        Some((*copied, copies))
+    }
+
+    /// The array the copies go in, made by the first call that makes them.
+    fn copies_for(&self, copied: Copied) -> &JsValue {
+        let (copies, _) = self
+            .copies
+            .get_or_init(|| (Array::new_with_length(self.length), copied));
+        copies.as_ref()
     }
 
     pub fn array(&self) -> &JsValue {
@@ -92,12 +113,7 @@ impl Messages for JsHistory<'_> {
         let mut states = vec![0; indexes.len()];
         let undefined = JsValue::UNDEFINED;
         let (replacement, copies) = match &self.replacement {
-            Some(replacement) => {
-                let (copies, _) = self
-                    .copies
-                    .get_or_init(|| (Array::new_with_length(self.length), key));
-                (replacement, copies.as_ref())
-            }
+            Some(replacement) => (replacement, self.copies_for(Copied::Field(key))),
             None => (&undefined, &undefined),
         };
         guarded::string_fields(
@@ -110,6 +126,54 @@ impl Messages for JsHistory<'_> {
             copies,
         );
         states
+    }
+
+    /// In one call into JS, which reads the messages from the array itself
+    /// by the rule, handed over as data: the core's read of an AI SDK tool
+    /// message costs about forty calls.
+    fn result_parts(
+        &self,
+        indexes: &[u32],
+        rule: &'static ResultParts,
+        placeholder: &str,
+    ) -> Vec<u32> {
+        let mut answers = vec![0; 2 * indexes.len()];
+        let fields = [
+            rule.array,
+            rule.part_type,
+            rule.id_key,
+            rule.payload,
+            rule.value_key,
+        ];
+        let names = (fields
+            .iter()
+            .chain(rule.types.iter().map(|(name, _, _)| name)))
+        .map(|name| key(name))
+        .collect();
+        let kinds: Vec<u8> = (rule.types.iter())
+            .map(|&(_, payload, error)| u8::from(payload == Payload::Text) | u8::from(error) << 1)
+            .collect();
+        let undefined = JsValue::UNDEFINED;
+        let (cleared, cleared_error, copies) = match &self.replacement {
+            Some(placeholder) => (
+                replacement_value(rule.cleared, placeholder),
+                replacement_value(rule.cleared_error, placeholder),
+                self.copies_for(Copied::Parts(rule)),
+            ),
+            None => (undefined.clone(), undefined.clone(), &undefined),
+        };
+        guarded::result_parts(
+            self.array,
+            indexes,
+            names,
+            &kinds,
+            &JsValue::from_str(placeholder),
+            &mut answers,
+            &cleared,
+            &cleared_error,
+            copies,
+        );
+        answers
     }
 
     fn all(&self) -> Result<&[JsNode], InputError> {

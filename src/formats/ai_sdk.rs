@@ -7,6 +7,7 @@
 use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::result_parts::{Payload, ResultParts};
 use crate::formats::shared::{
     chat_field_misfit, content_blocks, content_misfit, is_marker, json_text, output_text, parts,
     parts_misfit, required_type, role_misfit, string_field, subfield, tag_candidate, text_block,
@@ -14,18 +15,36 @@ use crate::formats::shared::{
 };
 use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
-use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Replacement, Role, ToolResult};
 
 /// What a cleared result's `output` becomes: a text output holding the
 /// placeholder, or an error-text one for a result that was an error, so the
 /// provider still marks it as failed.
-const CLEARED: Replacement = Replacement::Tagged {
-    fields: &[("type", "text")],
-    placeholder_key: "value",
-};
-const CLEARED_ERROR: Replacement = Replacement::Tagged {
-    fields: &[("type", "error-text")],
-    placeholder_key: "value",
+/// Where the results are, what each output type holds, and what a cleared
+/// one becomes: a text output holding the placeholder, or an error-text one
+/// for a result that was an error, so the provider still marks it as
+/// failed. An `execution-denied` (or unknown) output is kept as it is.
+pub const RESULT_PARTS: ResultParts = ResultParts {
+    array: "content",
+    part_type: "tool-result",
+    id_key: "toolCallId",
+    payload: "output",
+    value_key: "value",
+    types: &[
+        ("text", Payload::Text, false),
+        ("error-text", Payload::Text, true),
+        ("json", Payload::Json, false),
+        ("error-json", Payload::Json, true),
+        ("content", Payload::Content, false),
+    ],
+    cleared: Replacement::Tagged {
+        fields: &[("type", "text")],
+        placeholder_key: "value",
+    },
+    cleared_error: Replacement::Tagged {
+        fields: &[("type", "error-text")],
+        placeholder_key: "value",
+    },
 };
 
 const ROLES: &[(&str, Role)] = &[
@@ -144,7 +163,7 @@ fn part_milli<N: Node>(
     Ok(match required_type(reader, part, field)?.as_str() {
         "text" | "reasoning" => text_milli(part, reader, field, "text")?,
         "tool-call" => tool_call_milli(part, field, reader, view, version.arguments_key)?,
-        "tool-result" => {
+        result if result == RESULT_PARTS.part_type => {
             let (payload_milli, result) = (version.payload)(part, index, field, reader)?;
             tool_result_milli(part, field, reader, view, payload_milli, result)?
         }
@@ -183,22 +202,23 @@ fn tool_result_milli<N: Node>(
     payload_milli: u64,
     result: Option<ToolResult>,
 ) -> Result<u64, InputError> {
-    let id = reader.required_string(part, field, "toolCallId")?;
+    let id = reader.required_string(part, field, RESULT_PARTS.id_key)?;
     view.answers.push(id);
     view.tool_results.extend(result);
     Ok(text_milli(part, reader, field, "toolName")? + payload_milli)
 }
 
-/// A tool result's `output`: its estimate, and the prunable payload unless it
-/// is an `execution-denied` (or unknown) output, which is kept as it is.
+/// A tool result's `output`: its estimate, and the prunable payload unless
+/// its type is one `RESULT_PARTS` keeps.
 fn output<N: Node>(
     part: &N,
     index: usize,
     field: &str,
     reader: &MessageReader,
 ) -> Result<(u64, Option<ToolResult>), InputError> {
-    let output = reader.get(part, field, "output")?;
-    let field = subfield(field, "output");
+    let rule = &RESULT_PARTS;
+    let output = reader.get(part, field, rule.payload)?;
+    let field = subfield(field, rule.payload);
     let output = match output {
         Some(output) if output.kind() == Kind::Object => output,
         other => {
@@ -207,14 +227,17 @@ fn output<N: Node>(
         }
     };
     let output_type = required_type(reader, &output, &field)?;
-    let value = reader.get(&output, &field, "value")?;
-    let (milli, cleared) = match output_type.as_str() {
-        "text" | "error-text" => {
-            reader.payload(&reader.required_string_value(&output, &field, "value")?)
+    let Some((payload, error)) = rule.payload_type(&output_type) else {
+        return Ok((reader.json_milli(&output), None));
+    };
+    let value = reader.get(&output, &field, rule.value_key)?;
+    let (milli, cleared) = match payload {
+        Payload::Text => {
+            reader.payload(&reader.required_string_value(&output, &field, rule.value_key)?)
         }
-        "json" | "error-json" => (value.map_or(0, |v| reader.json_milli(&v)), false),
-        "content" => {
-            let value_field = subfield(&field, "value");
+        Payload::Json => (value.map_or(0, |v| reader.json_milli(&v)), false),
+        Payload::Content => {
+            let value_field = subfield(&field, rule.value_key);
             let Some(value) = value else {
                 return Err(reader.type_error(&value_field, "an array", Kind::Undefined));
             };
@@ -229,22 +252,8 @@ fn output<N: Node>(
             }
             (milli, false)
         }
-        _ => return Ok((reader.json_milli(&output), None)),
     };
-    let replacement = if output_type.starts_with("error") {
-        CLEARED_ERROR
-    } else {
-        CLEARED
-    };
-    Ok((
-        milli,
-        Some(ToolResult::new(
-            part_field("content", index, "output"),
-            milli,
-            cleared,
-            replacement,
-        )),
-    ))
+    Ok((milli, Some(rule.result(index, milli, cleared, error))))
 }
 
 /// The marker: a user message of one text part holding the tagged summary.
@@ -286,7 +295,7 @@ pub fn content_with<N: Node>(
 }
 
 fn tool_result_blocks<N: Node>(part: &N, blocks: &mut Vec<Block>) {
-    let output = part.field("output").ok().flatten();
+    let output = part.field(RESULT_PARTS.payload).ok().flatten();
     let output_type = output.as_ref().and_then(type_name).unwrap_or_default();
     let value = output
         .as_ref()
@@ -314,7 +323,9 @@ fn tool_result_blocks<N: Node>(part: &N, blocks: &mut Vec<Block>) {
     blocks.push(Block::ToolResult {
         id: string_field(part, "toolCallId").unwrap_or_default(),
         output: text,
-        is_error: output_type.starts_with("error"),
+        is_error: RESULT_PARTS
+            .payload_type(&output_type)
+            .is_some_and(|(_, error)| error),
     });
     blocks.extend(attachments);
 }

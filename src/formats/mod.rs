@@ -13,10 +13,12 @@ pub mod ollama;
 pub mod openai_chat;
 pub mod openai_responses;
 mod reader;
+pub mod result_parts;
 mod role_rule;
 pub mod shared;
 
 pub use reader::MessageReader;
+pub use result_parts::ResultParts;
 pub use role_rule::RoleRule;
 
 use crate::content::Content;
@@ -188,6 +190,18 @@ impl Format {
             (Format::OpenAiChat | Format::Ollama, Some(("tool", _))) => {
                 Some(shared::CHAT_RESULT_FIELD)
             }
+            _ => None,
+        }
+    }
+
+    /// The rule of where a message's results are, when they are parts of
+    /// its content (an AI SDK message's `tool-result` parts, in a message
+    /// of any role the format knows), where `view_if_results` finds them
+    /// by the same rule. Pruning's older messages are then read by that
+    /// rule alone, many at a time (`Messages::result_parts`).
+    pub fn result_parts_by_name(self, found: FoundRole) -> Option<&'static ResultParts> {
+        match (self, self.known_role(Some(found))) {
+            (Format::AiSdk, Some(_)) => Some(&ai_sdk::RESULT_PARTS),
             _ => None,
         }
     }

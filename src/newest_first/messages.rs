@@ -5,6 +5,7 @@
 use std::ops::Range;
 
 use crate::error::InputError;
+use crate::formats::result_parts::{ResultParts, UNKNOWN};
 use crate::node::{Kind, Node};
 
 /// What `Messages::string_fields` answers for a field.
@@ -48,6 +49,25 @@ pub trait Messages {
             .iter()
             .map(|&index| state(index).unwrap_or(OTHER))
             .collect()
+    }
+
+    /// For each message at `indexes`, `ResultParts::to_clear` of it by
+    /// `rule`, as two numbers in a row: which of its parts hold a result to
+    /// clear, and which of those report an error.
+    fn result_parts(
+        &self,
+        indexes: &[u32],
+        rule: &'static ResultParts,
+        placeholder: &str,
+    ) -> Vec<u32> {
+        let mut answers = Vec::with_capacity(2 * indexes.len());
+        for &index in indexes {
+            let (clear, errors) = self
+                .message(index as usize)
+                .map_or(UNKNOWN, |message| rule.to_clear(&message, placeholder));
+            answers.extend([clear, errors]);
+        }
+        answers
     }
 
     /// Every message, for a read of the whole history.

@@ -4,9 +4,17 @@
 //! already, never for its estimate (every older result is cleared). Where
 //! the role's name says which one field holds a message's result (a chat
 //! `tool` message's `content`), only that field is read, of all such
-//! messages in one call (`Messages::string_fields`).
+//! messages in one call (`Messages::string_fields`); where it says the
+//! results are parts of the content (AI SDK messages), only the parts, by
+//! the rule the format's reader reads them by (`ResultParts`), also in one
+//! call (`Messages::result_parts`).
+
+use std::borrow::Cow;
 
 use crate::error::InputError;
+use crate::formats::result_parts::KNOWN;
+use crate::formats::shared::may_be_marker;
+use crate::formats::ResultParts;
 use crate::formats::{read_history, Format, MessageReader, Reading};
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
 use crate::view::{Edit, PathStep, Replacement, ToolResult};
@@ -70,20 +78,16 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     // (`Format::result_field_by_name`), read for all of them at once.
     let mut formats = runs.formats();
     let older: Vec<(usize, Option<Found>)> = role_names_from_the_end(effective, 0..end).collect();
-    let mut by_field = ByField::read(&formats, &older, effective, placeholder);
+    let mut known = KnownResults::read(&formats, &older, effective, placeholder);
     let mut by_name = SettledByName::new();
     for (index, role) in older {
-        match by_field.state(index) {
-            Some(STRING) => {
-                pruning.walk_decided(
-                    index,
-                    false,
-                    std::slice::from_ref(by_field.result.as_ref()?),
-                );
+        match known.answer(index, role) {
+            Answer::Read => {}
+            Answer::Nothing => continue,
+            Answer::Clear(results) => {
+                pruning.walk_decided(index, false, &results);
                 continue;
             }
-            Some(PLACEHOLDER) => continue,
-            _ => {}
         }
         if by_name.settled(&formats, role, Format::no_results_by_name) {
             continue;
@@ -108,76 +112,151 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     Some(pruning.edits())
 }
 
+/// How the results of the older messages with a role are found without
+/// their format's reader, when every format still in the running says the
+/// same.
+#[derive(Clone, Copy)]
+enum ResultRule {
+    /// One field holds the one result (`Format::result_field_by_name`).
+    Field(&'static str),
+    /// Parts of the content hold them (`Format::result_parts_by_name`).
+    Parts(&'static ResultParts),
+}
+
+impl PartialEq for ResultRule {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (ResultRule::Field(a), ResultRule::Field(b)) => a == b,
+            (ResultRule::Parts(a), ResultRule::Parts(b)) => std::ptr::eq(*a, *b),
+            _ => false,
+        }
+    }
+}
+
+/// What `KnownResults` says of an older message.
+enum Answer<'a> {
+    /// Read it with its format's reader.
+    Read,
+    /// It has no result to clear.
+    Nothing,
+    /// These are its results, none cleared yet.
+    Clear(Cow<'a, [ToolResult]>),
+}
+
 /// The older messages whose role's name says, in every format still in the
-/// running, which one field holds their result, and what that field is in
-/// each (`Messages::string_fields`).
-struct ByField {
-    /// The result of a message whose field is to be cleared, as its
-    /// format's `view_if_results` has it, with the field as its path.
-    result: Option<ToolResult>,
+/// running, where their results are (`ResultRule`), and what the caller's
+/// history answers for each, all read in one go
+/// (`Messages::string_fields`, `Messages::result_parts`).
+struct KnownResults {
+    rule: Option<ResultRule>,
+    /// The result of a message whose field is to be cleared, with the
+    /// field as its path (`ResultRule::Field`).
+    field_result: Option<ToolResult>,
     /// Their indexes, newest first, as the older messages are walked.
     indexes: Vec<u32>,
-    states: Vec<u8>,
+    /// What the history answered for each, two numbers in a row: a
+    /// `string_fields` state and 0, or the parts to clear and which of
+    /// them report an error (`Messages::result_parts`).
+    answers: Vec<u32>,
     /// How many of them the walk has passed.
     passed: usize,
 }
 
-impl ByField {
-    /// Finds them among `older` (newest first), and reads that field of
-    /// each, all at once.
+impl KnownResults {
+    /// Finds them among `older` (newest first), and reads each one's
+    /// results by the rule, all at once.
     fn read<H: Messages + ?Sized>(
         formats: &[Format],
         older: &[(usize, Option<Found>)],
         effective: &H,
         placeholder: &str,
-    ) -> ByField {
-        let mut key = None;
+    ) -> KnownResults {
+        let mut rule = None;
         let mut indexes = Vec::new();
-        // The field each role found names, worked out once for each.
-        let mut fields: [Option<Option<&'static str>>; FOUND_SLOTS] = [None; FOUND_SLOTS];
+        // The rule each role found names, worked out once for each.
+        let mut rules: [Option<Option<ResultRule>>; FOUND_SLOTS] = [None; FOUND_SLOTS];
         for &(index, role) in older {
             let Some(found) = role else { continue };
-            let field = *fields[found.slot()].get_or_insert_with(|| agreed_field(formats, found));
-            if let Some(field) = field {
-                if *key.get_or_insert(field) == field {
+            let found_rule =
+                *rules[found.slot()].get_or_insert_with(|| agreed_rule(formats, found));
+            if let Some(found_rule) = found_rule {
+                if *rule.get_or_insert(found_rule) == found_rule {
                     indexes.push(index as u32);
                 }
             }
         }
-        let states = match key {
-            Some(key) => effective.string_fields(&indexes, key, placeholder),
-            None => Vec::new(),
+        let mut answers = Vec::new();
+        match rule {
+            Some(ResultRule::Field(key)) => {
+                for state in effective.string_fields(&indexes, key, placeholder) {
+                    answers.extend([u32::from(state), 0]);
+                }
+            }
+            Some(ResultRule::Parts(parts)) => {
+                answers = effective.result_parts(&indexes, parts, placeholder);
+            }
+            None => {}
+        }
+        let field_result = match rule {
+            Some(ResultRule::Field(key)) => Some(ToolResult::new(
+                vec![PathStep::Key(key)],
+                0,
+                false,
+                Replacement::Placeholder,
+            )),
+            _ => None,
         };
-        let result = key.map(|key| {
-            ToolResult::new(vec![PathStep::Key(key)], 0, false, Replacement::Placeholder)
-        });
-        ByField {
-            result,
+        KnownResults {
+            rule,
+            field_result,
             indexes,
-            states,
+            answers,
             passed: 0,
         }
     }
 
-    /// What `Messages::string_fields` answered for the message at `index`,
-    /// `None` for a message not asked about. Asked in walking order.
-    fn state(&mut self, index: usize) -> Option<u8> {
+    /// What was read of the message at `index`, whose role is `role`.
+    /// Asked in walking order. A message whose role a marker may have is
+    /// read with its reader when it has results to clear: a marker's are
+    /// kept.
+    fn answer(&mut self, index: usize, role: Option<Found>) -> Answer<'_> {
         if self.indexes.get(self.passed) != Some(&(index as u32)) {
-            return None;
+            return Answer::Read;
         }
         self.passed += 1;
-        self.states.get(self.passed - 1).copied()
+        let at = 2 * (self.passed - 1);
+        let Some(&[state, errors]) = self.answers.get(at..at + 2) else {
+            return Answer::Read;
+        };
+        match (self.rule, &self.field_result) {
+            (Some(ResultRule::Field(_)), Some(result)) => match u8::try_from(state) {
+                Ok(STRING) => Answer::Clear(Cow::Borrowed(std::slice::from_ref(result))),
+                Ok(PLACEHOLDER) => Answer::Nothing,
+                _ => Answer::Read,
+            },
+            (Some(ResultRule::Parts(parts)), _) if state & KNOWN != 0 => {
+                let may_be_marker = role.is_some_and(|role| may_be_marker(role.role().name));
+                match state & !KNOWN {
+                    0 => Answer::Nothing,
+                    _ if may_be_marker => Answer::Read,
+                    _ => Answer::Clear(Cow::Owned(parts.results(state, errors))),
+                }
+            }
+            _ => Answer::Read,
+        }
     }
 }
 
-/// The field every format in `formats` says holds the one result of a
-/// message with the role `found` (`Format::result_field_by_name`), if they
-/// all say the same one.
-fn agreed_field(formats: &[Format], found: Found) -> Option<&'static str> {
+/// The rule every format in `formats` says finds the results of a message
+/// with the role `found`, if they all say the same one.
+fn agreed_rule(formats: &[Format], found: Found) -> Option<ResultRule> {
     let mut agreed = None;
     for format in formats {
-        let field = format.result_field_by_name(found.role())?;
-        if *agreed.get_or_insert(field) != field {
+        let rule = match format.result_field_by_name(found.role()) {
+            Some(key) => ResultRule::Field(key),
+            None => ResultRule::Parts(format.result_parts_by_name(found.role())?),
+        };
+        if *agreed.get_or_insert(rule) != rule {
             return None;
         }
     }

@@ -33,6 +33,7 @@ const SAFE = [
   [/^var v0 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(arg0, arg1 >>> 0, v0, getArrayU8FromWasm0\(arg4, arg5\)\); \}$/, "calls guarded.js's roleNames with the caller's history, an index, and an array and a byte view of the module's own making; it catches what it reads (the test below)"],
   [/^const ret = elementsAt\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, getArrayU8FromWasm0\(arg4, arg5\)\); return ret; \}$/, "calls guarded.js's elementsAt with the caller's history, views of the module's own memory and the bindings' own array of copies; it catches what it reads (the test below)"],
   [/^stringFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, getArrayU8FromWasm0\(arg5, arg6\), arg7, arg8\); \}$/, "calls guarded.js's stringFields with the caller's history and placeholder, views of the module's own memory, a string and an array of the bindings' making; it catches what it reads (the test below)"],
+  [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, and arrays and objects of the bindings' making; it catches what it reads (the test below)"],
   [/^writeFlagsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeFlagsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
   [/^const ret = kram_encode_into\d?\(arg0, arg1, arg2 >>> 0, arg3 >>> 0\); return ret; \}/, "calls src/bindings/strings.rs's kram_encode_into, which catches what it calls (answering NaN)"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
@@ -138,6 +139,22 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       // whose catch leaves its state as it was: the core reads it itself.
       assert.match(body, /^  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
       assert.equal(body.match(/try \{/g).length, 1, name);
+      continue;
+    }
+    if (name === "resultParts") {
+      // The rule's names (an array of the bindings' making), then a loop
+      // over the history, each message's reads and copy in one try whose
+      // catch leaves its answer as it was: the core reads it itself.
+      assert.match(body, /^  const \[[\w, .]+\] = names;\n  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
+      assert.equal(body.match(/try \{/g).length, 1, name);
+      continue;
+    }
+    if (name === "copyClearing" || name === "isPlain") {
+      // Helpers called only inside the one try of stringFields and
+      // resultParts, which catches what they call.
+      const callers = functions.filter(([, , , other]) => other.includes(`${name}(`)).map(([, caller]) => caller);
+      assert.ok(callers.length > 0, name);
+      assert.deepEqual(callers.filter((caller) => !["stringFields", "resultParts"].includes(caller)), [], name);
       continue;
     }
     if (name === "roleName") {

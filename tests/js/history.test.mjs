@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as kram from "kram-compaction";
-import { codingSession, countedElements } from "../support/sessions.mjs";
+import { aiSdkSession, codingSession, countedElements } from "../support/sessions.mjs";
 
 const { estimateTokens, needsCompaction, effectiveHistory, pruneForModel, emergencyPrune } = kram;
 const MARKER = "kram:compaction_summary";
@@ -187,6 +187,25 @@ test("the newest-first reads take no element of the array that their decision do
   assert.ok(search.count.reads < 3 * (effective.length + 32), `${search.count.reads} element reads for ${effective.length} kept`);
 });
 
+/**
+ * Holds `pruneForModel` of `history` (frozen here) to a whole read's (the
+ * memo's) under three sets of options: the same answer, with the caller's
+ * very objects where a whole read keeps them; then `check(pruned, whole)`.
+ */
+function prunesAsWholeRead(history, check) {
+  deepFreeze(history);
+  for (const options of [undefined, { protectTokens: 0, minimumSavings: 0, placeholder: "[gone]" }, { protectTurns: 4 }]) {
+    const whole = new kram.HistoryMemo().pruneForModel(history, options);
+    const pruned = pruneForModel(history, options);
+    assert.deepEqual(pruned, whole, JSON.stringify(options));
+    const edited = pruned.filter((message, i) => message !== history[i]);
+    assert.ok(edited.length > 150, `${edited.length} edited`);
+    assert.equal(pruned.length, history.length);
+    pruned.forEach((message, i) => assert.equal(message === history[i], whole[i] === history[i], `message ${i}`));
+    check(pruned, whole);
+  }
+}
+
 test("pruneForModel reads an older tool message for its content alone, and answers as a whole read does", () => {
   // 1,201 messages, 300 tool results; older ones varied: already cleared,
   // content parts rather than a string, a class instance, and one whose
@@ -208,19 +227,8 @@ test("pruneForModel reads an older tool message for its content alone, and answe
     }
     return message;
   });
-  deepFreeze(history);
-  for (const options of [undefined, { protectTokens: 0, minimumSavings: 0, placeholder: "[gone]" }, { protectTurns: 4 }]) {
-    const whole = new kram.HistoryMemo().pruneForModel(history, options);
-    const pruned = pruneForModel(history, options);
-    assert.deepEqual(pruned, whole, JSON.stringify(options));
-    const edited = pruned.filter((message, i) => message !== history[i]);
-    assert.ok(edited.length > 150, `${edited.length} edited`);
-    assert.equal(pruned.length, history.length);
-    // The same objects where a whole read keeps them; a class instance's
-    // copy is still one.
-    pruned.forEach((message, i) => assert.equal(message === history[i], whole[i] === history[i], `message ${i}`));
-    assert.ok(pruned[11] instanceof ToolReply && pruned[11] !== history[11], "a class instance's copy");
-  }
+  // A class instance's copy is still one.
+  prunesAsWholeRead(history, (pruned) => assert.ok(pruned[11] instanceof ToolReply && pruned[11] !== history[11], "a class instance's copy"));
   // Each older tool message is read once, for its content and its copy:
   // the elements read are each one's role, then the newest windows, the
   // older tool messages and the answer's other messages. (The build before
@@ -229,6 +237,71 @@ test("pruneForModel reads an older tool message for its content alone, and answe
   const counted = countedElements(plain);
   assert.deepEqual(pruneForModel(counted.proxy), new kram.HistoryMemo().pruneForModel(plain));
   assert.ok(counted.count.reads <= 2 * plain.length + 8, `${counted.count.reads} element reads for ${plain.length} messages`);
+});
+
+test("pruneForModel reads an older AI SDK tool message by the rule of where its results are, and answers as a whole read does", () => {
+  // 1,201 messages, 300 tool messages; older ones varied: outputs of every
+  // type, some already cleared, some kept as they are, two results in one
+  // message, a part that is no result, a part that is a class instance and
+  // an output behind a getter (both read and copied by the core).
+  class Part {
+    constructor(fields) {
+      Object.assign(this, fields);
+    }
+  }
+  const outputs = [
+    (text) => ({ type: "error-text", value: text }),
+    (text) => ({ type: "json", value: { lines: text.split("\n") } }),
+    (text) => ({ type: "error-json", value: { error: text } }),
+    (text) => ({ type: "content", value: [{ type: "text", text }] }),
+    () => ({ type: "execution-denied", reason: "not allowed" }),
+    () => ({ type: "text", value: "[gone]" }),
+    () => ({ type: "error-text", value: "[Old tool result content cleared]" }),
+  ];
+  const history = aiSdkSession(300, { outputLines: 40 }).map((message, i) => {
+    if (message.role !== "tool" || i > 900) return message;
+    const [part] = message.content;
+    const variant = (i >> 2) % 12;
+    if (variant < outputs.length) return { ...message, content: [{ ...part, output: outputs[variant](part.output.value) }] };
+    if (variant === 7) return { ...message, content: [part, { ...part, toolCallId: "other", output: outputs[0]("failed") }] };
+    if (variant === 8) return { ...message, content: [{ type: "tool-approval-response", approvalId: "a1", approved: true }, part] };
+    if (variant === 9) return { ...message, content: [new Part(part)] };
+    if (variant === 10) {
+      const copy = { ...part };
+      delete copy.output;
+      return { ...message, content: [Object.defineProperty(copy, "output", { enumerable: true, get: () => part.output })] };
+    }
+    return message;
+  });
+  prunesAsWholeRead(history, (pruned, whole) => {
+    // The same objects where a whole read keeps them, down to each part.
+    pruned.forEach((message, i) => {
+      if (!Array.isArray(message.content)) return;
+      message.content.forEach((part, p) => assert.equal(part === history[i].content[p], whole[i].content[p] === history[i].content[p], `message ${i} part ${p}`));
+    });
+    assert.ok(pruned[39].content[0] instanceof Part, "a class instance's copy");
+  });
+  const cleared = pruneForModel(history);
+  assert.deepEqual(cleared[3].content[0].output, { type: "error-text", value: "[Old tool result content cleared]" });
+  assert.deepEqual(cleared[47].content[0].output, { type: "text", value: "[Old tool result content cleared]" });
+  assert.equal(cleared[19].content[0].output, history[19].content[0].output, "execution-denied is kept");
+  // Each older message is read once by the rule, for its parts and its
+  // copy (an AI SDK message of any role may hold results): the elements
+  // read are each one's role, then the newest windows, the older messages
+  // and the answer's messages that are not copies.
+  const plain = aiSdkSession(300, { outputLines: 40 });
+  const counted = countedElements(plain);
+  assert.deepEqual(pruneForModel(counted.proxy), new kram.HistoryMemo().pruneForModel(plain));
+  assert.ok(counted.count.reads <= 3 * plain.length - 250, `${counted.count.reads} element reads for ${plain.length} messages`);
+  // A result part with no toolName: a whole read refuses it, but the rule
+  // reads no more than it needs, and clears it.
+  const { toolName: _, ...unnamed } = plain[3].content[0];
+  const nameless = plain.map((message, i) => (i === 3 ? { ...message, content: [unnamed] } : message));
+  assert.throws(() => new kram.HistoryMemo().pruneForModel(nameless), /effective\[3\]\.content\[0\]\.toolName must be a string/);
+  assert.equal(pruneForModel(nameless)[3].content[0].output.value, "[Old tool result content cleared]");
+  // A part the rule cannot read is read by the core, which says what is wrong.
+  const broken = plain.map((message, i) => (i === 3 ? { ...message, content: [{ ...message.content[0], output: { type: "text", value: 5 } }] } : message));
+  assert.throws(() => pruneForModel(broken), (error) => error instanceof TypeError && /^effective\[3\]\.content\[0\]\.output\.value must be a string, got number$/.test(error.message));
 });
 
 test("pruneForModel clears an older tool message it does not read whole, and refuses one whose content throws", () => {

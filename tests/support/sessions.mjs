@@ -22,6 +22,28 @@ export function codingSession(turns, { outputLines = 20, tag = "" } = {}) {
   return messages;
 }
 
+/**
+ * `codingSession` as AI SDK `ModelMessage`s: each tool message a
+ * `tool-result` part whose `output` is text.
+ */
+export function aiSdkSession(turns, options) {
+  return codingSession(turns, options).map((message) => {
+    if (message.role === "user") return { role: "user", content: [{ type: "text", text: message.content }] };
+    if (message.role === "tool") {
+      const output = { type: "text", value: message.content };
+      return { role: "tool", content: [{ type: "tool-result", toolCallId: message.tool_call_id, toolName: "run_tests", output }] };
+    }
+    if (!message.tool_calls) return message;
+    const calls = message.tool_calls.map(({ id, function: call }) => ({
+      type: "tool-call",
+      toolCallId: id,
+      toolName: call.name,
+      input: JSON.parse(call.arguments),
+    }));
+    return { role: "assistant", content: calls };
+  });
+}
+
 /** Freezes a value and everything in it, so any mutation throws. */
 export function deepFreeze(value) {
   if (value && typeof value === "object") {

@@ -1,0 +1,147 @@
+//! Where a message's tool results are when each is a part of its content
+//! with a tagged payload (AI SDK 5 and later: a `tool-result` part's
+//! `output`, `{ type, value }`), stated as data. The format's reader finds
+//! and prices its results by it; pruning's older messages, whose results are
+//! all cleared, are read by it alone, many at a time
+//! (`Messages::result_parts`, `resultParts` in `guarded.js`), so the two
+//! reads cannot disagree on what a result is.
+
+use crate::node::{Kind, Node};
+use crate::view::{part_field, Replacement, ToolResult};
+
+/// What the value of a payload type holds, as far as pruning goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Payload {
+    /// Text: the placeholder once cleared.
+    Text,
+    /// Any JSON value.
+    Json,
+    /// An array of content parts.
+    Content,
+}
+
+pub struct ResultParts {
+    /// The message's field that holds its parts.
+    pub array: &'static str,
+    /// The `type` of a part that is a tool result.
+    pub part_type: &'static str,
+    /// A result part's field naming the call it answers.
+    pub id_key: &'static str,
+    /// A result part's field that holds its payload, which pruning replaces.
+    pub payload: &'static str,
+    /// The payload's field that holds its value.
+    pub value_key: &'static str,
+    /// The payload types that pruning clears, what each one's value holds,
+    /// and whether it reports an error (`cleared_error` then replaces it, so
+    /// the provider still marks the call as failed). A payload of any other
+    /// type is kept as it is.
+    pub types: &'static [(&'static str, Payload, bool)],
+    pub cleared: Replacement,
+    pub cleared_error: Replacement,
+}
+
+/// What `ResultParts::to_clear` answers for a message the rule can say
+/// nothing of: the caller reads it with its format's reader.
+pub const UNKNOWN: (u32, u32) = (0, 0);
+/// Set in every other answer of `ResultParts::to_clear`.
+pub const KNOWN: u32 = 1 << 31;
+/// The parts a message may have for `to_clear` to answer: one bit each.
+pub const MOST_PARTS: usize = 31;
+
+impl ResultParts {
+    /// What a payload of the type `name` holds and whether it reports an
+    /// error; `None` for a payload kept as it is.
+    pub fn payload_type(&self, name: &str) -> Option<(Payload, bool)> {
+        self.types
+            .iter()
+            .find(|(known, _, _)| *known == name)
+            .map(|&(_, payload, error)| (payload, error))
+    }
+
+    pub fn replacement(&self, error: bool) -> Replacement {
+        if error {
+            self.cleared_error
+        } else {
+            self.cleared
+        }
+    }
+
+    /// The result of the part at `index`, to be cleared.
+    pub fn result(&self, index: usize, milli: u64, cleared: bool, error: bool) -> ToolResult {
+        ToolResult::new(
+            part_field(self.array, index, self.payload),
+            milli,
+            cleared,
+            self.replacement(error),
+        )
+    }
+
+    /// The results to clear that `to_clear` found: bit `i` of `parts` is
+    /// the part at `i`, and of `errors` whether it reports an error.
+    pub fn results(&self, parts: u32, errors: u32) -> Vec<ToolResult> {
+        let mut results = Vec::new();
+        for index in 0..MOST_PARTS {
+            if parts & (1 << index) != 0 {
+                results.push(self.result(index, 0, false, errors & (1 << index) != 0));
+            }
+        }
+        results
+    }
+
+    /// Which parts of `message` hold a result to clear (bit `i` for the part
+    /// at `i`, with `KNOWN`; none when `array` is text) and which of those
+    /// report an error, reading nothing but the parts and the result parts'
+    /// `id_key` and payload;
+    /// `UNKNOWN` when anything is not as the reader wants it (a part that is
+    /// no object, a field that is no string, a read that throws) or there
+    /// are more than `MOST_PARTS` parts: the caller then reads the message
+    /// with its format's reader, which says what is wrong. `resultParts` in
+    /// `guarded.js` follows the same steps over JS values.
+    pub fn to_clear<N: Node>(&self, message: &N, placeholder: &str) -> (u32, u32) {
+        self.try_to_clear(message, placeholder).unwrap_or(UNKNOWN)
+    }
+
+    fn try_to_clear<N: Node>(&self, message: &N, placeholder: &str) -> Option<(u32, u32)> {
+        let parts = message.field(self.array).ok()??;
+        if parts.kind() == Kind::String {
+            // Text alone: no parts.
+            return Some((KNOWN, 0));
+        }
+        let len = parts.array_len()?;
+        if len > MOST_PARTS {
+            return None;
+        }
+        let (mut clear, mut errors) = (KNOWN, 0);
+        for index in 0..len {
+            let part = parts.item(index).ok()?;
+            if part.kind() != Kind::Object {
+                return None;
+            }
+            // A part whose type is no string is refused by the reader.
+            if part.field("type").ok()??.text()? != self.part_type {
+                continue;
+            }
+            part.field(self.id_key).ok()??.text()?;
+            let payload = part.field(self.payload).ok()??;
+            if payload.kind() != Kind::Object {
+                return None;
+            }
+            let payload_type = payload.field("type").ok()??.text()?.into_owned();
+            let Some((kind, error)) = self.payload_type(&payload_type) else {
+                continue;
+            };
+            if kind == Payload::Text {
+                let value = payload.field(self.value_key).ok()??;
+                value.text()?;
+                if value.text_is(placeholder) {
+                    continue;
+                }
+            }
+            clear |= 1 << index;
+            if error {
+                errors |= 1 << index;
+            }
+        }
+        Some((clear, errors))
+    }
+}
