@@ -155,7 +155,7 @@ fn milli_tokens(text: &str, table: &ascii::Table, costs: &Costs) -> u64 {
     let mut at = 0;
     while at < bytes.len() {
         let Some(other) = bytes::first_non_ascii(&bytes[at..]) else {
-            return total + ascii::scan(&bytes[at..], table);
+            return total + blocks::scan(&bytes[at..], table, costs);
         };
         let other = at + other;
         // The line of that character starts after the line break before it.
@@ -163,7 +163,7 @@ fn milli_tokens(text: &str, table: &ascii::Table, costs: &Costs) -> u64 {
             .iter()
             .rposition(|&b| matches!(b, b'\n' | b'\r'))
             .map_or(at, |i| at + i + 1);
-        total += ascii::scan(&bytes[at..line], table);
+        total += blocks::scan(&bytes[at..line], table, costs);
         // It ends after the run of line breaks that follows it.
         let mut end = bytes[other..]
             .iter()
@@ -205,7 +205,9 @@ pub fn milli_to_tokens(milli: u64) -> u64 {
 }
 
 mod ascii;
+mod blocks;
 mod bytes;
+mod classes;
 pub mod json;
 mod scan;
 

@@ -222,16 +222,108 @@ fn class_after(byte: u8, previous: u8) -> usize {
     (c + (c == PUNCT && byte == previous) as usize) & (CLASSES - 1)
 }
 
-/// The estimate of ASCII bytes, in thousandths of a token.
+/// The estimate of ASCII bytes, in thousandths of a token, one byte at a
+/// time: what the block pass (`super::blocks`) is held to.
+#[cfg(test)]
 pub fn scan(bytes: &[u8], table: &Table) -> u64 {
+    let (total, state) = run(bytes, table, START, 0);
+    total + end(table, state)
+}
+
+/// The machine over `bytes` from `state` (a row of the table), `previous`
+/// being the byte before them: what the bytes add, and the state after them.
+#[inline(always)]
+pub fn run(bytes: &[u8], table: &Table, state: usize, previous: u8) -> (u64, usize) {
     let mut total: u64 = 0;
-    let mut state = START;
-    let mut previous = 0u8;
+    let mut state = state & (ROWS - 1);
+    let mut previous = previous;
     for &byte in bytes {
         let step = table.steps[state][class_after(byte, previous)];
         total += step.cost();
         state = step.next();
         previous = byte;
     }
-    total + table.end[state] as u64
+    (total, state)
+}
+
+/// What `state` still owes at the end of the text.
+pub fn end(table: &Table, state: usize) -> u64 {
+    table.end[state & (ROWS - 1)] as u64
+}
+
+/// What a state says of the text before it, in the terms of the block pass
+/// (`super::blocks`), which converts its own carry to and from it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum State {
+    /// Nothing owed, and nothing that joins what follows: the start of a
+    /// text, or the end of an escape sequence.
+    Start,
+    /// After a run of digits: the digits since its last group began, less
+    /// one (0, 1 or 2).
+    Digits(u32),
+    /// After a run of spaces or tabs: of more than one; right after a run
+    /// of line breaks.
+    Spaces { more: bool, after_line: bool },
+    /// After a run of line breaks.
+    Line,
+    /// After a run of punctuation: of more than one character.
+    Punct { more: bool },
+    /// After a word: its letters (13 for 13 or more), whether its last was
+    /// small, whether one punctuation character joined it.
+    Word {
+        letters: u32,
+        small: bool,
+        prefixed: bool,
+    },
+    /// Inside an escape sequence, where only the machine knows the way.
+    Escape,
+}
+
+impl State {
+    /// The state of row `row` of the table.
+    pub fn of(row: usize) -> State {
+        match row {
+            START => State::Start,
+            DIGITS..SPACE_ONE => State::Digits((row - DIGITS) as u32),
+            SPACE_ONE | SPACE_MORE | LINE_SPACE_ONE | LINE_SPACE_MORE => State::Spaces {
+                more: matches!(row, SPACE_MORE | LINE_SPACE_MORE),
+                after_line: matches!(row, LINE_SPACE_ONE | LINE_SPACE_MORE),
+            },
+            LINE => State::Line,
+            PUNCT_ONE => State::Punct { more: false },
+            PUNCT_MORE => State::Punct { more: true },
+            WORD..ESC => {
+                let at = row - WORD;
+                State::Word {
+                    letters: (at / 4 + 1) as u32,
+                    small: at & 2 != 0,
+                    prefixed: at & 1 != 0,
+                }
+            }
+            _ => State::Escape,
+        }
+    }
+
+    /// The row of the table of this state (`Escape` has several: it is
+    /// never asked for).
+    pub fn row(self) -> usize {
+        match self {
+            State::Start | State::Escape => START,
+            State::Digits(d) => DIGITS + d as usize % 3,
+            State::Spaces { more, after_line } => match (after_line, more) {
+                (false, false) => SPACE_ONE,
+                (false, true) => SPACE_MORE,
+                (true, false) => LINE_SPACE_ONE,
+                (true, true) => LINE_SPACE_MORE,
+            },
+            State::Line => LINE,
+            State::Punct { more: false } => PUNCT_ONE,
+            State::Punct { more: true } => PUNCT_MORE,
+            State::Word {
+                letters,
+                small,
+                prefixed,
+            } => word((letters as usize).clamp(1, 13), small, prefixed),
+        }
+    }
 }

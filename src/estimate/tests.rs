@@ -336,3 +336,47 @@ fn char_boundary(text: &str, at: usize) -> usize {
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(text.len())
 }
+
+#[test]
+fn the_block_pass_follows_the_state_machine_across_block_edges() {
+    use proptest::prelude::*;
+    // Pieces long enough to straddle the edges of 64-byte blocks, after a
+    // filler of any length, so that every piece starts and ends anywhere in
+    // a block: words, digits, punctuation, blanks and line breaks, runs of
+    // each from 1 to 140 bytes, and escape sequences that the block pass
+    // hands to the machine and takes back.
+    let run = |unit: &'static str| (1usize..140).prop_map(move |n| unit.repeat(n));
+    let piece = prop_oneof![
+        run("a"),
+        run("Z"),
+        run("aB"),
+        run("7"),
+        run("-"),
+        run("=-"),
+        run(";"),
+        run(" "),
+        run("\t "),
+        run("\n"),
+        run("\r\n"),
+        run("\n "),
+        run(".x"),
+        run("(Ab"),
+        run("\u{1b}[1;31m"),
+        run("\u{1b}"),
+        run("\u{1b}[12345"),
+        "[ -~\n\r\t\u{1b}]{1,80}",
+    ];
+    proptest!(ProptestConfig::with_cases(3_000), |(filler in 0usize..64, pieces in prop::collection::vec(piece, 1..8))| {
+        let text = "x".repeat(filler) + &pieces.concat();
+        let bytes = text.as_bytes();
+        let machine = ascii::scan(bytes, &ASCII);
+        prop_assert_eq!(blocks::scan(bytes, &ASCII, &COSTS), machine, "{:?}", text);
+        prop_assert_eq!(machine, scan(&text, &COSTS), "{:?}", text);
+    });
+    // Texts of 60 to 400 bytes of the bytes whose order matters, each next
+    // to every other at every place in a block.
+    proptest!(ProptestConfig::with_cases(3_000), |(text in "[aBz0 \t\n\r.;\u{1b}-]{60,400}")| {
+        let bytes = text.as_bytes();
+        prop_assert_eq!(blocks::scan(bytes, &ASCII, &COSTS), ascii::scan(bytes, &ASCII), "{:?}", text);
+    });
+}
