@@ -39,72 +39,49 @@ pub fn scan(bytes: &[u8], table: &Table, costs: &Costs) -> u64 {
     scan_blocks(bytes, table, costs)
 }
 
-/// Where the pass stands between two blocks.
-enum Between {
-    /// Priced from masks, with what the last block carries.
-    Masks(Carry),
-    /// Inside an escape sequence, in this state of the machine, after this
-    /// byte.
-    Machine(usize, u8),
-}
-
 #[inline(always)]
 fn scan_blocks(bytes: &[u8], table: &Table, costs: &Costs) -> u64 {
     // Sums may pass below zero within a block (a run of punctuation gives
     // back what it cost when it joins a word): they wrap, and the total
     // comes out exact.
     let mut total: u64 = 0;
-    let mut between = Between::Masks(Carry::START);
-    let mut blocks = bytes.chunks_exact(BLOCK);
-    for block in &mut blocks {
-        let Ok(block) = <&[u8; BLOCK]>::try_from(block) else {
-            continue;
-        };
-        let previous = match &between {
-            Between::Masks(carry) => carry.previous,
-            Between::Machine(_, previous) => *previous,
-        };
-        let classes = classes(block, previous);
-        between = match between {
-            Between::Masks(carry) if !classes.escape => {
-                let (cost, carry) = price(&classes, &carry, block[BLOCK - 1], costs);
+    let mut carry = Carry::START;
+    // Inside an escape sequence, which no carry can say: the machine's state.
+    let mut escape = None;
+    for block in bytes.chunks(BLOCK) {
+        if let (Ok(whole), None) = (<&[u8; BLOCK]>::try_from(block), escape) {
+            let classes = classes(whole, carry.previous);
+            if !classes.escape {
+                let (cost, next) = price(&classes, &carry, whole[BLOCK - 1], costs);
                 total = total.wrapping_add(cost);
-                Between::Masks(carry)
+                carry = next;
+                continue;
             }
-            between => {
-                let (state, paid) = machine_state(&between, costs);
-                let (cost, state) = ascii::run(block, table, state, previous);
-                total = total.wrapping_sub(paid).wrapping_add(cost);
-                let last = block[BLOCK - 1];
-                match Carry::after(State::of(state), last, costs) {
-                    Some((carry, paid)) => {
-                        total = total.wrapping_add(paid);
-                        Between::Masks(carry)
-                    }
-                    None => Between::Machine(state, last),
-                }
+        }
+        // The machine takes the block (or the last bytes) from where the
+        // masks left it, and hands it back after.
+        let (state, paid) = escape.map_or_else(|| carry.state(costs), |state| (state, 0));
+        let (cost, state) = ascii::run(block, table, state, carry.previous);
+        total = total.wrapping_sub(paid).wrapping_add(cost);
+        let last = block.last().copied().unwrap_or(carry.previous);
+        (carry, escape) = match Carry::after(State::of(state), last, costs) {
+            Some((carry, paid)) => {
+                total = total.wrapping_add(paid);
+                (carry, None)
             }
+            None => (
+                Carry {
+                    previous: last,
+                    ..carry
+                },
+                Some(state),
+            ),
         };
     }
-    let (state, paid) = machine_state(&between, costs);
-    let previous = match between {
-        Between::Masks(carry) => carry.previous,
-        Between::Machine(_, previous) => previous,
-    };
-    let (cost, state) = ascii::run(blocks.remainder(), table, state, previous);
+    let (state, paid) = escape.map_or_else(|| carry.state(costs), |state| (state, 0));
     total
         .wrapping_sub(paid)
-        .wrapping_add(cost)
         .wrapping_add(ascii::end(table, state))
-}
-
-/// The machine's state (a row of its table) where the pass stands, and what
-/// the masks have paid that the machine has not (it pays later).
-fn machine_state(between: &Between, costs: &Costs) -> (usize, u64) {
-    match between {
-        Between::Masks(carry) => carry.state(costs),
-        Between::Machine(state, _) => (*state, 0),
-    }
 }
 
 /// What one block leaves for the next: its masks (the next reads only their
