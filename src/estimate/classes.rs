@@ -71,49 +71,90 @@ pub fn classes(block: &[u8; BLOCK], previous: u8) -> Classes {
         // the 64 of `block`; v128_load needs no alignment.
         unsafe { v128_load(block.as_ptr().add(at).cast()) }
     };
-    let vectors = [load(0), load(16), load(32), load(48)];
-    let mut out = Classes::default();
-    let mut escape = u8x16_splat(0);
-    let mut before = u8x16_splat(previous);
-    for (k, &v) in vectors.iter().enumerate() {
-        let shift = 16 * k as u32;
-        // ASCII letters, small or capital: (v | 0x20) in a..=z, as a signed
-        // compare after moving `a` to -128.
-        let folded = i8x16_add(v128_or(v, u8x16_splat(0x20)), u8x16_splat(0x80 - b'a'));
-        let letter = i8x16_lt(folded, i8x16_splat(-128 + 26));
-        // Small letters have bit 5 set: shifted to the sign bit.
-        let small = u8x16_bitmask(i8x16_shl(v, 2));
-        let digits = i8x16_lt(
-            i8x16_add(v, u8x16_splat(0x80 - b'0')),
-            i8x16_splat(-128 + 10),
-        );
-        let blank = v128_or(
-            i8x16_eq(v, u8x16_splat(b' ')),
-            i8x16_eq(v, u8x16_splat(b'\t')),
-        );
-        let newline = v128_or(
-            i8x16_eq(v, u8x16_splat(b'\n')),
-            i8x16_eq(v, u8x16_splat(b'\r')),
-        );
-        escape = v128_or(escape, i8x16_eq(v, u8x16_splat(0x1B)));
-        // The byte before each: the last of the vector before, then this
-        // one's first fifteen.
-        let shifted = i8x16_shuffle::<15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30>(
-            before, v,
-        );
-        before = v;
-        let letter = u8x16_bitmask(letter) as u64;
-        let digit = u8x16_bitmask(digits) as u64;
-        let blank = u8x16_bitmask(blank) as u64;
-        let newline = u8x16_bitmask(newline) as u64;
-        out.letter |= letter << shift;
-        out.lower |= (letter & small as u64) << shift;
-        out.digit |= digit << shift;
-        out.blank |= blank << shift;
-        out.newline |= newline << shift;
-        out.repeat |= (u8x16_bitmask(i8x16_eq(v, shifted)) as u64) << shift;
+    // Written out four times, not looped: a loop over the four kept them
+    // in memory (the size-optimised build does not unroll).
+    let first = load(0);
+    let second = load(16);
+    let third = load(32);
+    let fourth = load(48);
+    let q = [
+        quarter(first, u8x16_splat(previous)),
+        quarter(second, first),
+        quarter(third, second),
+        quarter(fourth, third),
+    ];
+    let letter = join(q[0].letter, q[1].letter, q[2].letter, q[3].letter);
+    let digit = join(q[0].digit, q[1].digit, q[2].digit, q[3].digit);
+    let blank = join(q[0].blank, q[1].blank, q[2].blank, q[3].blank);
+    let newline = join(q[0].newline, q[1].newline, q[2].newline, q[3].newline);
+    let escape = v128_or(
+        v128_or(q[0].escape, q[1].escape),
+        v128_or(q[2].escape, q[3].escape),
+    );
+    Classes {
+        lower: letter & join(q[0].bit_5, q[1].bit_5, q[2].bit_5, q[3].bit_5),
+        letter,
+        digit,
+        blank,
+        newline,
+        punct: !(letter | digit | blank | newline),
+        repeat: join(q[0].repeat, q[1].repeat, q[2].repeat, q[3].repeat),
+        escape: v128_any_true(escape),
     }
-    out.punct = !(out.letter | out.digit | out.blank | out.newline);
-    out.escape = v128_any_true(escape);
-    out
+}
+
+/// The masks of four quarters of a block, the first in the low bits.
+#[cfg(target_arch = "wasm32")]
+#[inline(always)]
+fn join(first: u16, second: u16, third: u16, fourth: u16) -> u64 {
+    first as u64 | (second as u64) << 16 | (third as u64) << 32 | (fourth as u64) << 48
+}
+
+/// The classes of sixteen bytes, one bit a byte.
+#[cfg(target_arch = "wasm32")]
+struct Quarter {
+    letter: u16,
+    /// Bit 5 of each byte, which a small letter has and a capital lacks.
+    bit_5: u16,
+    digit: u16,
+    blank: u16,
+    newline: u16,
+    repeat: u16,
+    /// ESC bytes, as lanes of ones.
+    escape: core::arch::wasm32::v128,
+}
+
+/// The classes of the sixteen bytes of `v`, after the sixteen of `before`.
+#[cfg(target_arch = "wasm32")]
+#[inline(always)]
+fn quarter(v: core::arch::wasm32::v128, before: core::arch::wasm32::v128) -> Quarter {
+    use core::arch::wasm32::*;
+    // ASCII letters, small or capital: (v | 0x20) in a..=z, as a signed
+    // compare after moving `a` to -128.
+    let folded = i8x16_add(v128_or(v, u8x16_splat(0x20)), u8x16_splat(0x80 - b'a'));
+    let letter = i8x16_lt(folded, i8x16_splat(-128 + 26));
+    let digit = i8x16_lt(
+        i8x16_add(v, u8x16_splat(0x80 - b'0')),
+        i8x16_splat(-128 + 10),
+    );
+    let blank = v128_or(
+        i8x16_eq(v, u8x16_splat(b' ')),
+        i8x16_eq(v, u8x16_splat(b'\t')),
+    );
+    let newline = v128_or(
+        i8x16_eq(v, u8x16_splat(b'\n')),
+        i8x16_eq(v, u8x16_splat(b'\r')),
+    );
+    // The byte before each: the last of `before`, then the first fifteen.
+    let shifted =
+        i8x16_shuffle::<15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30>(before, v);
+    Quarter {
+        letter: u8x16_bitmask(letter),
+        bit_5: u8x16_bitmask(i8x16_shl(v, 2)),
+        digit: u8x16_bitmask(digit),
+        blank: u8x16_bitmask(blank),
+        newline: u8x16_bitmask(newline),
+        repeat: u8x16_bitmask(i8x16_eq(v, shifted)),
+        escape: i8x16_eq(v, u8x16_splat(0x1B)),
+    }
 }
