@@ -1,30 +1,21 @@
 //! The classes of bytes that the estimate's rule tells apart: the one table
-//! that both the general scan and the ASCII state machine read, so that they
-//! cannot disagree on what a byte is.
+//! that the general scan and the block pass's masks (`classes`, outside
+//! WebAssembly) read, so that they cannot disagree on what a byte is. The
+//! SIMD masks state the same classes as compares of bytes; the JS parity
+//! test holds them to this table.
 
-/// What a byte starts. The values index the state machine's table (`ascii`),
-/// which tells punctuation that repeats the byte before it apart as
-/// `REPEAT`, the value after `Punct`; `NonAscii` never reaches that table.
+/// What a byte starts.
 #[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
 pub enum Byte {
-    Lower = 0,
-    Upper = 1,
-    Digit = 2,
-    Space = 3,
-    Newline = 4,
-    Escape = 5,
-    Punct = 6,
-    NonAscii = 8,
+    Lower,
+    Upper,
+    Digit,
+    Space,
+    Newline,
+    Escape,
+    Punct,
+    NonAscii,
 }
-
-/// The state machine's class of a punctuation byte equal to the byte before
-/// it (as in `-----`).
-pub const REPEAT: usize = Byte::Punct as usize + 1;
-
-/// The classes of the state machine: every `Byte` but `NonAscii`, and
-/// `REPEAT`.
-pub const CLASSES: usize = REPEAT + 1;
 
 /// Each byte's class, indexed by the byte.
 pub const BYTES: [Byte; 256] = {
@@ -44,12 +35,6 @@ pub const BYTES: [Byte; 256] = {
     }
     table
 };
-
-/// The class of `byte`.
-#[inline(always)]
-pub fn class(byte: u8) -> Byte {
-    BYTES[byte as usize]
-}
 
 /// Where the first byte of `bytes` that is not ASCII is: the estimate's
 /// first pass over every text. In WebAssembly, 64 bytes an iteration with

@@ -19,37 +19,50 @@ pub struct Classes {
     pub blank: u64,
     /// `\n` and `\r`.
     pub newline: u64,
-    /// Punctuation: every other byte (ESC too: a block that holds one is
-    /// not priced from the masks).
+    /// Punctuation: every other byte.
     pub punct: u64,
+    /// ESC, which opens a terminal's escape sequence.
+    pub escape: u64,
     /// Bytes equal to the byte before them.
     pub repeat: u64,
-    /// Whether the block holds an ESC, which the masks do not price.
-    pub escape: bool,
+}
+
+impl Classes {
+    /// The classes of the bytes of `there` only, the others of no class.
+    pub fn within(self, there: u64) -> Classes {
+        Classes {
+            lower: self.lower & there,
+            letter: self.letter & there,
+            digit: self.digit & there,
+            blank: self.blank & there,
+            newline: self.newline & there,
+            punct: self.punct & there,
+            escape: self.escape & there,
+            repeat: self.repeat & there,
+        }
+    }
 }
 
 /// The classes of `block`, `previous` being the byte before it.
 #[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 pub fn classes(block: &[u8; BLOCK], previous: u8) -> Classes {
-    use super::bytes::{class, Byte};
+    use super::bytes::{Byte, BYTES};
     let mut out = Classes::default();
     let mut before = previous;
     for (i, &byte) in block.iter().enumerate() {
         let bit = 1u64 << i;
-        match class(byte) {
+        let class = BYTES[byte as usize];
+        match class {
             Byte::Lower => out.lower |= bit,
             Byte::Upper => {}
             Byte::Digit => out.digit |= bit,
             Byte::Space => out.blank |= bit,
             Byte::Newline => out.newline |= bit,
-            Byte::Escape => {
-                out.escape = true;
-                out.punct |= bit;
-            }
+            Byte::Escape => out.escape |= bit,
             Byte::Punct | Byte::NonAscii => out.punct |= bit,
         }
-        if matches!(class(byte), Byte::Lower | Byte::Upper) {
+        if matches!(class, Byte::Lower | Byte::Upper) {
             out.letter |= bit;
         }
         if byte == before {
@@ -87,19 +100,16 @@ pub fn classes(block: &[u8; BLOCK], previous: u8) -> Classes {
     let digit = join(q[0].digit, q[1].digit, q[2].digit, q[3].digit);
     let blank = join(q[0].blank, q[1].blank, q[2].blank, q[3].blank);
     let newline = join(q[0].newline, q[1].newline, q[2].newline, q[3].newline);
-    let escape = v128_or(
-        v128_or(q[0].escape, q[1].escape),
-        v128_or(q[2].escape, q[3].escape),
-    );
+    let escape = join(q[0].escape, q[1].escape, q[2].escape, q[3].escape);
     Classes {
         lower: letter & join(q[0].bit_5, q[1].bit_5, q[2].bit_5, q[3].bit_5),
         letter,
         digit,
         blank,
         newline,
-        punct: !(letter | digit | blank | newline),
+        punct: !(letter | digit | blank | newline | escape),
+        escape,
         repeat: join(q[0].repeat, q[1].repeat, q[2].repeat, q[3].repeat),
-        escape: v128_any_true(escape),
     }
 }
 
@@ -120,8 +130,7 @@ struct Quarter {
     blank: u16,
     newline: u16,
     repeat: u16,
-    /// ESC bytes, as lanes of ones.
-    escape: core::arch::wasm32::v128,
+    escape: u16,
 }
 
 /// The classes of the sixteen bytes of `v`, after the sixteen of `before`.
@@ -155,6 +164,6 @@ fn quarter(v: core::arch::wasm32::v128, before: core::arch::wasm32::v128) -> Qua
         blank: u8x16_bitmask(blank),
         newline: u8x16_bitmask(newline),
         repeat: u8x16_bitmask(i8x16_eq(v, shifted)),
-        escape: i8x16_eq(v, u8x16_splat(0x1B)),
+        escape: u8x16_bitmask(i8x16_eq(v, u8x16_splat(0x1B))),
     }
 }
