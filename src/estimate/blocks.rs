@@ -44,30 +44,27 @@ fn scan_blocks(bytes: &[u8], costs: &Costs) -> u64 {
     // comes out exact.
     let mut total: u64 = 0;
     let mut carry = Carry::START;
-    let mut blocks = bytes.chunks_exact(BLOCK);
-    for block in &mut blocks {
-        if let Ok(block) = <&[u8; BLOCK]>::try_from(block) {
-            let (cost, next) = price(&classes(block, carry.previous), &carry, costs);
-            total = total.wrapping_add(cost);
-            carry = Carry {
-                previous: block[BLOCK - 1],
-                ..next
-            };
-        }
-    }
-    let rest = blocks.remainder();
-    if !rest.is_empty() {
-        let mut block = [0; BLOCK];
-        for (to, &from) in block.iter_mut().zip(rest) {
-            *to = from;
-        }
-        let there = !(u64::MAX << rest.len());
-        let (cost, _) = price(
-            &classes(&block, carry.previous).within(there),
-            &carry,
-            costs,
-        );
+    let mut padded = [0; BLOCK];
+    for bytes in bytes.chunks(BLOCK) {
+        // The last bytes, fewer than a block, are copied into one whose
+        // other bytes are then of no class. One path for both keeps one
+        // copy of the pricing in the module.
+        let (block, there) = match <&[u8; BLOCK]>::try_from(bytes) {
+            Ok(block) => (block, u64::MAX),
+            Err(_) => {
+                for (to, &from) in padded.iter_mut().zip(bytes) {
+                    *to = from;
+                }
+                (&padded, !(u64::MAX << bytes.len()))
+            }
+        };
+        let classes = classes(block, carry.previous).within(there);
+        let (cost, next) = price(&classes, &carry, costs);
         total = total.wrapping_add(cost);
+        carry = Carry {
+            previous: block[BLOCK - 1],
+            ..next
+        };
     }
     // Spaces at the end of the text are a run of their own.
     if matches!(bytes.last(), Some(b' ' | b'\t')) {
