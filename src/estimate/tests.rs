@@ -97,7 +97,7 @@ fn any_text_is_estimated_without_panicking() {
 #[test]
 fn the_state_machine_follows_the_rule_of_the_general_scan() {
     use proptest::prelude::*;
-    // Mostly ASCII, with the characters that change the state machine's
+    // Mostly ASCII, with the characters that change the ASCII pass's
     // choices, and now and then a non-ASCII one.
     let piece = prop::sample::select(vec![
         "a",
@@ -217,8 +217,9 @@ fn text_with_escapes_follows_the_same_rule_in_the_state_machine() {
     follows_the_general_scan(piece, "[\u{1b} -~\n\t]{0,64}");
 }
 
-/// That the state machine gives the general scan's answer on texts of up to
-/// 40 of the pieces, and on texts of the characters `chars` (a regex).
+/// That the estimate (its ASCII stretches priced by `blocks`) gives the
+/// general scan's answer on texts of up to 40 of the pieces, and on texts
+/// of the characters `chars` (a regex).
 fn follows_the_general_scan(
     piece: impl proptest::strategy::Strategy<Value = &'static str>,
     chars: &'static str,
