@@ -28,17 +28,14 @@ pub struct Classes {
 }
 
 impl Classes {
-    /// The classes of the bytes of `there` only, the others of no class.
+    /// The classes of a block whose bytes outside `there` are zeros put
+    /// there to fill it, now of no class. A zero byte is punctuation and
+    /// nothing else, so only that mask changes (`repeat` is read only
+    /// together with it).
     pub fn within(self, there: u64) -> Classes {
         Classes {
-            lower: self.lower & there,
-            letter: self.letter & there,
-            digit: self.digit & there,
-            blank: self.blank & there,
-            newline: self.newline & there,
             punct: self.punct & there,
-            escape: self.escape & there,
-            repeat: self.repeat & there,
+            ..self
         }
     }
 }
