@@ -130,32 +130,27 @@ pub const COSTS: Costs = Costs {
 
 /// The estimate of one text, in thousandths of a token.
 pub fn text_milli_tokens(text: &str) -> u64 {
-    milli_tokens(text, &ASCII, &COSTS)
+    milli_tokens(text, &COSTS)
 }
-
-/// The state machine of `COSTS` for ASCII text, built at compile time.
-static ASCII: ascii::Table = ascii::Table::new(&COSTS);
 
 /// The estimate of one text under other costs (for tuning them).
 pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
-    milli_tokens(text, &ascii::Table::new(costs), costs)
+    milli_tokens(text, costs)
 }
 
-/// The estimate of one text under `costs`, whose state machine is `table`
-/// (`text_milli_tokens` names its own, built at compile time, so that the
-/// module holds no code that builds one).
+/// The estimate of one text under `costs`.
 ///
 /// The text is cut after its runs of line breaks, where the rule starts
-/// afresh: the ASCII stretches go through the state machine of `ascii`, each
-/// line with other characters through `scan`. Both follow the same rule, so
-/// the sum is `scan` of the whole text.
-fn milli_tokens(text: &str, table: &ascii::Table, costs: &Costs) -> u64 {
+/// afresh: the ASCII stretches go through `blocks`, 64 bytes at a time,
+/// each line with other characters through `scan`. Both follow the same
+/// rule, so the sum is `scan` of the whole text.
+fn milli_tokens(text: &str, costs: &Costs) -> u64 {
     let bytes = text.as_bytes();
     let mut total = 0;
     let mut at = 0;
     while at < bytes.len() {
         let Some(other) = bytes::first_non_ascii(&bytes[at..]) else {
-            return total + ascii::scan(&bytes[at..], table);
+            return total + blocks::scan(&bytes[at..], costs);
         };
         let other = at + other;
         // The line of that character starts after the line break before it.
@@ -163,7 +158,7 @@ fn milli_tokens(text: &str, table: &ascii::Table, costs: &Costs) -> u64 {
             .iter()
             .rposition(|&b| matches!(b, b'\n' | b'\r'))
             .map_or(at, |i| at + i + 1);
-        total += ascii::scan(&bytes[at..line], table);
+        total += blocks::scan(&bytes[at..line], costs);
         // It ends after the run of line breaks that follows it.
         let mut end = bytes[other..]
             .iter()
@@ -204,8 +199,9 @@ pub fn milli_to_tokens(milli: u64) -> u64 {
     milli.div_ceil(MILLI)
 }
 
-mod ascii;
+mod blocks;
 mod bytes;
+mod classes;
 pub mod json;
 mod scan;
 

@@ -1,30 +1,21 @@
 //! The classes of bytes that the estimate's rule tells apart: the one table
-//! that both the general scan and the ASCII state machine read, so that they
-//! cannot disagree on what a byte is.
+//! that the general scan and the block pass's masks (`classes`, outside
+//! WebAssembly) read, so that they cannot disagree on what a byte is. The
+//! SIMD masks state the same classes as compares of bytes; the JS parity
+//! test holds them to this table.
 
-/// What a byte starts. The values index the state machine's table (`ascii`),
-/// which tells punctuation that repeats the byte before it apart as
-/// `REPEAT`, the value after `Punct`; `NonAscii` never reaches that table.
+/// What a byte starts.
 #[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
 pub enum Byte {
-    Lower = 0,
-    Upper = 1,
-    Digit = 2,
-    Space = 3,
-    Newline = 4,
-    Escape = 5,
-    Punct = 6,
-    NonAscii = 8,
+    Lower,
+    Upper,
+    Digit,
+    Space,
+    Newline,
+    Escape,
+    Punct,
+    NonAscii,
 }
-
-/// The state machine's class of a punctuation byte equal to the byte before
-/// it (as in `-----`).
-pub const REPEAT: usize = Byte::Punct as usize + 1;
-
-/// The classes of the state machine: every `Byte` but `NonAscii`, and
-/// `REPEAT`.
-pub const CLASSES: usize = REPEAT + 1;
 
 /// Each byte's class, indexed by the byte.
 pub const BYTES: [Byte; 256] = {
@@ -45,15 +36,41 @@ pub const BYTES: [Byte; 256] = {
     table
 };
 
-/// The class of `byte`.
-#[inline(always)]
-pub fn class(byte: u8) -> Byte {
-    BYTES[byte as usize]
+/// Where the first byte of `bytes` that is not ASCII is: the estimate's
+/// first pass over every text. In WebAssembly, 64 bytes an iteration with
+/// SIMD up to the block that holds one; then eight at a time.
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+pub fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
+    use core::arch::wasm32::*;
+    let mut at = 0;
+    for block in bytes.chunks_exact(64) {
+        // SAFETY: the four loads read the 64 bytes of `block`; v128_load
+        // needs no alignment.
+        let high = unsafe {
+            let load = |k: usize| v128_load(block.as_ptr().add(16 * k).cast());
+            v128_or(v128_or(load(0), load(1)), v128_or(load(2), load(3)))
+        };
+        if u8x16_bitmask(high) != 0 {
+            break;
+        }
+        at += 64;
+    }
+    let rest = first_non_ascii_by_words(bytes.get(at..).unwrap_or_default())?;
+    Some(at + rest)
+}
+
+/// Where the first byte of `bytes` that is not ASCII is: the estimate's
+/// first pass over every text.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
+    first_non_ascii_by_words(bytes)
 }
 
 /// Where the first byte of `bytes` that is not ASCII is, looking at eight
-/// bytes at a time: the estimate's first pass over every text.
-pub fn first_non_ascii(bytes: &[u8]) -> Option<usize> {
+/// bytes at a time.
+#[inline(always)]
+fn first_non_ascii_by_words(bytes: &[u8]) -> Option<usize> {
     const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
     let mut words = bytes.chunks_exact(8);
     let mut at = 0;

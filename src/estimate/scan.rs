@@ -1,7 +1,7 @@
 //! The estimate's rule over any text, one piece at a time: a word, a group
 //! of digits, a run of spaces, line breaks or punctuation, an escape
-//! sequence, or a piece of another script. `ascii` follows the same rule on
-//! ASCII text as a state machine; the module's documentation says what each
+//! sequence, or a piece of another script. `blocks` follows the same rule on
+//! ASCII text 64 bytes at a time; the module's documentation says what each
 //! piece costs.
 
 use super::bytes::{Byte, BYTES};

@@ -97,7 +97,7 @@ fn any_text_is_estimated_without_panicking() {
 #[test]
 fn the_state_machine_follows_the_rule_of_the_general_scan() {
     use proptest::prelude::*;
-    // Mostly ASCII, with the characters that change the state machine's
+    // Mostly ASCII, with the characters that change the ASCII pass's
     // choices, and now and then a non-ASCII one.
     let piece = prop::sample::select(vec![
         "a",
@@ -217,8 +217,9 @@ fn text_with_escapes_follows_the_same_rule_in_the_state_machine() {
     follows_the_general_scan(piece, "[\u{1b} -~\n\t]{0,64}");
 }
 
-/// That the state machine gives the general scan's answer on texts of up to
-/// 40 of the pieces, and on texts of the characters `chars` (a regex).
+/// That the estimate (its ASCII stretches priced by `blocks`) gives the
+/// general scan's answer on texts of up to 40 of the pieces, and on texts
+/// of the characters `chars` (a regex).
 fn follows_the_general_scan(
     piece: impl proptest::strategy::Strategy<Value = &'static str>,
     chars: &'static str,
@@ -335,4 +336,44 @@ fn char_boundary(text: &str, at: usize) -> usize {
     (at.min(text.len())..=text.len())
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(text.len())
+}
+
+#[test]
+fn the_block_pass_follows_the_general_scan_across_block_edges() {
+    use proptest::prelude::*;
+    // Pieces long enough to straddle the edges of 64-byte blocks, after a
+    // filler of any length, so that every piece starts and ends anywhere in
+    // a block: words, digits, punctuation, blanks and line breaks, runs of
+    // each from 1 to 140 bytes, and escape sequences that the block pass
+    // hands to the machine and takes back.
+    let run = |unit: &'static str| (1usize..140).prop_map(move |n| unit.repeat(n));
+    let piece = prop_oneof![
+        run("a"),
+        run("Z"),
+        run("aB"),
+        run("7"),
+        run("-"),
+        run("=-"),
+        run(";"),
+        run(" "),
+        run("\t "),
+        run("\n"),
+        run("\r\n"),
+        run("\n "),
+        run(".x"),
+        run("(Ab"),
+        run("\u{1b}[1;31m"),
+        run("\u{1b}"),
+        run("\u{1b}[12345"),
+        "[ -~\n\r\t\u{1b}]{1,80}",
+    ];
+    proptest!(ProptestConfig::with_cases(3_000), |(filler in 0usize..64, pieces in prop::collection::vec(piece, 1..8))| {
+        let text = "x".repeat(filler) + &pieces.concat();
+        prop_assert_eq!(blocks::scan(text.as_bytes(), &COSTS), scan(&text, &COSTS), "{:?}", text);
+    });
+    // Texts of 60 to 400 bytes of the bytes whose order matters, each next
+    // to every other at every place in a block.
+    proptest!(ProptestConfig::with_cases(3_000), |(text in "[aBz0 \t\n\r.;\u{1b}-]{60,400}")| {
+        prop_assert_eq!(blocks::scan(text.as_bytes(), &COSTS), scan(&text, &COSTS), "{:?}", text);
+    });
 }
