@@ -280,6 +280,7 @@ export function stringFields(history, indexes, key, placeholder, states, replace
  */
 export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies) {
   const [array, partType, idKey, payload, valueKey, ...types] = names;
+  const rule = { partType, idKey, payload, valueKey, types, kinds, placeholder };
   for (let i = 0; i < indexes.length; i++) {
     try {
       const message = history[indexes[i]];
@@ -294,26 +295,15 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
       let toClear = 0;
       let reportErrors = 0;
       let known = true;
-      for (let p = 0; p < read.length && known; p++) {
-        const part = (read[p] = parts[p]);
-        known = typeof part === "object" && part !== null && !Array.isArray(part) && typeof part.type === "string";
-        if (!known || part.type !== partType) continue;
-        const output = part[payload];
-        known =
-          typeof part[idKey] === "string" &&
-          typeof output === "object" &&
-          output !== null &&
-          !Array.isArray(output) &&
-          typeof output.type === "string";
-        const type = known ? types.indexOf(output.type) : -1;
-        if (type < 0) continue;
-        if (kinds[type] & 1) {
-          const value = output[valueKey];
-          known = typeof value === "string";
-          if (!known || value === placeholder) continue;
+      for (let p = 0; p < read.length; p++) {
+        read[p] = parts[p];
+        const found = partToClear(read[p], rule);
+        if (found < 0) {
+          known = false;
+          break;
         }
-        toClear |= 1 << p;
-        if (kinds[type] & 2) reportErrors |= 1 << p;
+        if (found & 1) toClear |= 1 << p;
+        if (found & 2) reportErrors |= 1 << p;
       }
       if (!known) continue;
       answers[2 * i] = 0x80000000 | toClear;
@@ -325,6 +315,32 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
       // 0: the core reads this message itself; or an answer with no copy.
     }
   }
+}
+
+/**
+ * What `resultParts` makes of one part by the rule, in the order of the
+ * core's reads: -1 when the rule cannot say, 0 nothing to clear (no result,
+ * a payload kept as it is, or cleared already), 1 a result to clear, 3 one
+ * that reports an error.
+ */
+function partToClear(part, rule) {
+  if (typeof part !== "object" || part === null || Array.isArray(part)) return -1;
+  const type = part.type;
+  if (typeof type !== "string") return -1;
+  if (type !== rule.partType) return 0;
+  if (typeof part[rule.idKey] !== "string") return -1;
+  const output = part[rule.payload];
+  if (typeof output !== "object" || output === null || Array.isArray(output)) return -1;
+  const outputType = output.type;
+  if (typeof outputType !== "string") return -1;
+  const at = rule.types.indexOf(outputType);
+  if (at < 0) return 0;
+  if (rule.kinds[at] & 1) {
+    const value = output[rule.valueKey];
+    if (typeof value !== "string") return -1;
+    if (value === rule.placeholder) return 0;
+  }
+  return rule.kinds[at] & 2 ? 3 : 1;
 }
 
 /**

@@ -145,11 +145,11 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       // The rule's names (an array of the bindings' making), then a loop
       // over the history, each message's reads and copy in one try whose
       // catch leaves its answer as it was: the core reads it itself.
-      assert.match(body, /^  const \[[\w, .]+\] = names;\n  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
+      assert.match(body, /^  const \[[\w, .]+\] = names;\n  const rule = \{[\w, ]+\};\n  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
       assert.equal(body.match(/try \{/g).length, 1, name);
       continue;
     }
-    if (name === "copyClearing" || name === "isPlain") {
+    if (["copyClearing", "isPlain", "partToClear"].includes(name)) {
       // Helpers called only inside the one try of stringFields and
       // resultParts, which catches what they call.
       const callers = functions.filter(([, , , other]) => other.includes(`${name}(`)).map(([, caller]) => caller);
