@@ -73,9 +73,10 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     // Decided: of each older message, only whether it is a marker and its
     // results matter (`Format::view_if_results`), in every format the
     // newer messages fit; nothing of it when its role's name says it holds
-    // no results (`Format::no_results_by_name`), and only the one field
-    // when the name says that field holds its result
-    // (`Format::result_field_by_name`), read for all of them at once.
+    // no results (`Format::no_results_by_name`), and only where the name
+    // says its results are (`KnownResults`: the one field of
+    // `Format::result_field_by_name`, or the parts of
+    // `Format::result_parts_by_name`), read for all of them at once.
     let mut formats = runs.formats();
     let older: Vec<(usize, Option<Found>)> = role_names_from_the_end(effective, 0..end).collect();
     let mut known = KnownResults::read(&formats, &older, effective, placeholder);
