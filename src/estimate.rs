@@ -130,21 +130,16 @@ pub const COSTS: Costs = Costs {
 
 /// The estimate of one text, in thousandths of a token.
 pub fn text_milli_tokens(text: &str) -> u64 {
-    milli_tokens(text, &COSTS)
+    text_milli_tokens_with(text, &COSTS)
 }
 
-/// The estimate of one text under other costs (for tuning them).
-pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
-    milli_tokens(text, costs)
-}
-
-/// The estimate of one text under `costs`.
+/// The estimate of one text under `costs` (other costs are for tuning them).
 ///
 /// The text is cut after its runs of line breaks, where the rule starts
 /// afresh: the ASCII stretches go through `blocks`, 64 bytes at a time,
 /// each line with other characters through `scan`. Both follow the same
 /// rule, so the sum is `scan` of the whole text.
-fn milli_tokens(text: &str, costs: &Costs) -> u64 {
+pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
     let bytes = text.as_bytes();
     let mut total = 0;
     let mut at = 0;

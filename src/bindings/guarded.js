@@ -204,7 +204,7 @@ export function roleNames(history, start, names, found) {
  * A new array of the elements of `history` at `indexes` (a Uint32Array), in
  * one call: the output of a history function, where Rust set it an element
  * a call. A slot marked 1 in `fromCopies` takes the copy in `copies` at its
- * index (`stringFields` made it) if there is one, and is unmarked if not. A
+ * index (`stringFields` or `resultParts` made it) if there is one, and is unmarked if not. A
  * read that throws is kept (`fail`), and its index is answered.
  */
 export function elementsAt(history, indexes, copies, fromCopies) {
@@ -265,9 +265,9 @@ export function stringFields(history, indexes, key, placeholder, states, replace
  * parts hold a tool result to clear, as the core's `ResultParts::to_clear`
  * (src/formats/result_parts.rs) says, following the same steps over JS
  * values. Two numbers a message go into `answers`: bit i for the part at i,
- * with bit 31 set (that bit alone when the parts' field is text), or 0 when the rule cannot say (the core then reads that
- * message itself, and reports what is wrong or throws); then which of those
- * parts report an error. The rule comes as data: `names` are its field
+ * with bit 31 set (that bit alone when the parts' field is text), or 0 when
+ * the rule cannot say (the core then reads that message itself, and reports
+ * what is wrong or throws); then which of those parts report an error. The rule comes as data: `names` are its field
  * names (the parts' array, a result part's type, its call id, its payload,
  * the payload's value) and then the payload types it clears, and `kinds`
  * what each of those holds (1: its value is text, 2: it reports an error).
@@ -275,8 +275,8 @@ export function stringFields(history, indexes, key, placeholder, states, replace
  * its copy there, at its index (as `copyObject`, `copyArray` and
  * `defineData` make it along each path): its parts copied, and each plain
  * part to clear copied with a copy of `cleared` (`clearedError` for an
- * error) as its payload. One call for all of pruning's older AI SDK tool
- * messages, where the core's read of one costs about forty calls.
+ * error) as its payload. One call for all of pruning's older AI SDK
+ * messages, where the core's read of a tool message costs about forty calls.
  */
 export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies) {
   const [array, partType, idKey, payload, valueKey, ...types] = names;

@@ -287,7 +287,7 @@ fn the_fast_pass_follows_the_general_scan_on_every_corpus_text() {
     assert!(corpus.len() >= 20, "{} corpus texts", corpus.len());
     for text in &corpus {
         assert_eq!(text_milli_tokens(text), scan(text, &COSTS));
-        // The same with the table built at run time, as for other costs.
+        // The same through the function that takes any costs.
         assert_eq!(text_milli_tokens_with(text, &COSTS), scan(text, &COSTS));
     }
     // Cut at random character boundaries, so that every stretch starts and

@@ -17,9 +17,6 @@ use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Replacement, Role, ToolResult};
 
-/// What a cleared result's `output` becomes: a text output holding the
-/// placeholder, or an error-text one for a result that was an error, so the
-/// provider still marks it as failed.
 /// Where the results are, what each output type holds, and what a cleared
 /// one becomes: a text output holding the placeholder, or an error-text one
 /// for a result that was an error, so the provider still marks it as
@@ -321,7 +318,7 @@ fn tool_result_blocks<N: Node>(part: &N, blocks: &mut Vec<Block>) {
         },
     };
     blocks.push(Block::ToolResult {
-        id: string_field(part, "toolCallId").unwrap_or_default(),
+        id: string_field(part, RESULT_PARTS.id_key).unwrap_or_default(),
         output: text,
         is_error: RESULT_PARTS
             .payload_type(&output_type)

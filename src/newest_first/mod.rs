@@ -6,7 +6,8 @@
 //! formats, or holds a broken message, only among those is not refused);
 //! pruning reads the older messages without their estimates, and where
 //! only tool messages hold results, the others for their role alone (and,
-//! in the chat formats, the tool messages for their content alone).
+//! in the chat formats, the tool messages for their content alone; in AI
+//! SDK messages, each for its parts alone).
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.
@@ -16,7 +17,8 @@
 //! - `prune`: pruning reads the newest messages' estimates until the
 //!   protected tail and the minimum saving are decided, and the older ones
 //!   only for where their results are: one by one, or, where the role's
-//!   name says which field holds the result, that field of all at once.
+//!   name says which field or which parts hold the results, those of all
+//!   of them at once.
 //!
 //! The history is a `Messages`: a slice of messages read already, or (in
 //! the bindings) the caller's array, of which only the messages asked for

@@ -134,6 +134,14 @@ impl PartialEq for ResultRule {
     }
 }
 
+/// How `KnownResults` answers for the messages it read: by the field, with
+/// the one result to clear of each message whose field is to be cleared
+/// (the field as its path), or by the parts.
+enum ReadBy {
+    Field(ToolResult),
+    Parts(&'static ResultParts),
+}
+
 /// What `KnownResults` says of an older message.
 enum Answer<'a> {
     /// Read it with its format's reader.
@@ -149,10 +157,7 @@ enum Answer<'a> {
 /// history answers for each, all read in one go
 /// (`Messages::string_fields`, `Messages::result_parts`).
 struct KnownResults {
-    rule: Option<ResultRule>,
-    /// The result of a message whose field is to be cleared, with the
-    /// field as its path (`ResultRule::Field`).
-    field_result: Option<ToolResult>,
+    read_by: Option<ReadBy>,
     /// Their indexes, newest first, as the older messages are walked.
     indexes: Vec<u32>,
     /// What the history answered for each, two numbers in a row: a
@@ -187,29 +192,27 @@ impl KnownResults {
             }
         }
         let mut answers = Vec::new();
-        match rule {
+        let read_by = match rule {
             Some(ResultRule::Field(key)) => {
                 for state in effective.string_fields(&indexes, key, placeholder) {
                     answers.extend([u32::from(state), 0]);
                 }
+                let path = vec![PathStep::Key(key)];
+                Some(ReadBy::Field(ToolResult::new(
+                    path,
+                    0,
+                    false,
+                    Replacement::Placeholder,
+                )))
             }
             Some(ResultRule::Parts(parts)) => {
                 answers = effective.result_parts(&indexes, parts, placeholder);
+                Some(ReadBy::Parts(parts))
             }
-            None => {}
-        }
-        let field_result = match rule {
-            Some(ResultRule::Field(key)) => Some(ToolResult::new(
-                vec![PathStep::Key(key)],
-                0,
-                false,
-                Replacement::Placeholder,
-            )),
-            _ => None,
+            None => None,
         };
         KnownResults {
-            rule,
-            field_result,
+            read_by,
             indexes,
             answers,
             passed: 0,
@@ -229,13 +232,13 @@ impl KnownResults {
         let Some(&[state, errors]) = self.answers.get(at..at + 2) else {
             return Answer::Read;
         };
-        match (self.rule, &self.field_result) {
-            (Some(ResultRule::Field(_)), Some(result)) => match u8::try_from(state) {
+        match &self.read_by {
+            Some(ReadBy::Field(result)) => match u8::try_from(state) {
                 Ok(STRING) => Answer::Clear(Cow::Borrowed(std::slice::from_ref(result))),
                 Ok(PLACEHOLDER) => Answer::Nothing,
                 _ => Answer::Read,
             },
-            (Some(ResultRule::Parts(parts)), _) if state & KNOWN != 0 => {
+            Some(ReadBy::Parts(parts)) if state & KNOWN != 0 => {
                 let may_be_marker = role.is_some_and(|role| may_be_marker(role.role().name));
                 match state & !KNOWN {
                     0 => Answer::Nothing,
