@@ -291,3 +291,23 @@ function orphans(messages, format) {
   }
   return [new Set([...calls].filter(([, n]) => n > 0).map(([id]) => id)), new Set(results)];
 }
+
+test("pruneForModel: every real session repeated into a long one is pruned newest first as a whole read prunes it", () => {
+  // Forty times over, each session is long enough to be read newest first,
+  // so its older messages are read by the rules of where results are
+  // (`content` alone in OpenAI Chat, the parts in AI SDK messages). The
+  // answer is held to the memo's whole read, object for object.
+  let edited = 0;
+  for (const session of sessions) {
+    const messages = deepFreeze(structuredClone(session.messages));
+    const long = Array.from({ length: 40 }, () => messages).flat();
+    for (const options of [undefined, { protectTokens: 0, minimumSavings: 0 }, { protectTokens: 200, minimumSavings: 100, protectTurns: 1 }]) {
+      const whole = new HistoryMemo().pruneForModel(long, options);
+      const pruned = pruneForModel(long, options);
+      assert.deepEqual(pruned, whole, `${session.name} ${JSON.stringify(options)}`);
+      pruned.forEach((message, i) => assert.equal(message === long[i], whole[i] === long[i], `${session.name} message ${i}`));
+      edited += pruned.filter((message, i) => message !== long[i]).length;
+    }
+  }
+  assert.ok(edited > 1_000, `${edited} messages edited`);
+});
