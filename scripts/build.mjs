@@ -2,7 +2,8 @@
 // cargo (release, wasm32) -> wasm-bindgen (the web glue, which every entry
 // bundles, and the nodejs target's declarations; their lists and defaults,
 // and js/constants.ts's, filled by a native run of examples/ts_lists.rs)
-// -> wasm-opt -Oz (npm binaryen, never Debian's) -> esbuild bundles -> tsc
+// -> wasm-opt -Oz (npm binaryen, never Debian's) -> the import names'
+// hashes taken off (scripts/import-names.mjs) -> esbuild bundles -> tsc
 // declarations.
 // Everything it writes is generated and gitignored: pkg/dist/, pkg/README.md and pkg/LICENSE.
 import { execFileSync } from "node:child_process";
@@ -13,6 +14,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
+import { renameInGlue, shortenImportNames } from "./import-names.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const at = (...parts) => join(root, ...parts);
@@ -135,6 +137,15 @@ await step("wasm-opt", () => {
     run(bin("wasm-opt"), [...flags, bindgenWasm, "-o", join(out, `${crate}_bg.wasm`)]),
   );
   cpSync(join(folder, `${crate}_bg.wasm`), wasmOut);
+});
+
+await step("import names", () => {
+  // Off with the hashes wasm-bindgen puts in the import names: 0.55 KB
+  // gzipped (scripts/import-names.mjs says why), in the module and the glue.
+  const { wasm, renames } = shortenImportNames(readFileSync(wasmOut));
+  writeFileSync(wasmOut, wasm);
+  const glue = join(bindgen, "web", `${crate}.js`);
+  writeFileSync(glue, renameInGlue(readFileSync(glue, "utf8"), renames));
 });
 
 /** Maps `./wasm.js`, imported by js/*.ts, to the glue of one target, its text changed by `edit`. */
