@@ -83,6 +83,16 @@ pub trait Node: Sized {
     /// The text of a string value, `None` for anything else.
     fn text(&self) -> Option<Cow<'_, str>>;
 
+    /// The estimate of a string value in thousandths of a token, and
+    /// whether it is exactly `same_as`; `None` for anything else. A JS
+    /// string is estimated in the buffer it was read into, where `text`
+    /// would copy it into a `String` of its own: the estimates read most of
+    /// a history's bytes this way.
+    fn estimate_text(&self, same_as: &str) -> Option<(u64, bool)> {
+        self.text()
+            .map(|text| (crate::estimate::text_milli_tokens(&text), text == same_as))
+    }
+
     /// Whether this is a string of exactly `text`. A JS string is compared
     /// where it is, not copied into Rust first.
     fn text_is(&self, text: &str) -> bool {
@@ -94,6 +104,15 @@ pub trait Node: Sized {
     /// and a long first text is not copied for it.
     fn text_starts_with(&self, prefix: &str) -> bool {
         self.text().is_some_and(|own| own.starts_with(prefix))
+    }
+
+    /// The index in `keys` of the first field present (neither absent nor
+    /// undefined), read in order; a read that throws counts as absent. The
+    /// format checks look for other formats' fields on every message, and
+    /// the bindings ask JS for a whole list in one call.
+    fn first_field_of(&self, keys: &'static [&'static str]) -> Option<usize> {
+        keys.iter()
+            .position(|key| matches!(self.field(key), Ok(Some(_))))
     }
 
     /// The length of an array, `None` for anything else.

@@ -37,7 +37,7 @@ impl Node for JsNode {
     }
 
     fn field(&self, key: &str) -> Result<Option<Self>, String> {
-        match guarded::field(&self.0, &super::keys::key(key)) {
+        match super::keys::field_named(&self.0, key) {
             Ok(value) => Ok(value.map(JsNode)),
             Err(thrown) => Err(describe_thrown(&thrown)),
         }
@@ -47,15 +47,27 @@ impl Node for JsNode {
         super::strings::read_string(&self.0).map(Cow::Owned)
     }
 
+    fn estimate_text(&self, same_as: &str) -> Option<(u64, bool)> {
+        super::strings::estimate_string(&self.0, same_as)
+    }
+
     fn text_is(&self, text: &str) -> bool {
         // A short text is a JS string already (the field names' cache), and
         // `===` reads neither into Rust: it is false for anything but a
         // string, so no type test is needed first.
-        self.0 == super::keys::key(text)
+        super::keys::is_text(&self.0, text)
     }
 
     fn text_starts_with(&self, prefix: &str) -> bool {
         super::strings::starts_with(&self.0, prefix)
+    }
+
+    fn first_field_of(&self, keys: &'static [&'static str]) -> Option<usize> {
+        let mut found = -1;
+        super::keys::lend_key_list(keys, &mut |keys| {
+            found = guarded::first_field(&self.0, keys)
+        });
+        usize::try_from(found).ok()
     }
 
     fn array_len(&self) -> Option<usize> {

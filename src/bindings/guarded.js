@@ -72,6 +72,25 @@ export function field(target, key) {
 }
 
 /**
+ * The index in `keys` of the first field of `target` that is not
+ * undefined, or -1 (and -1 for anything that is not an object), reading
+ * them in order: what the core's `Node::first_field_of` reads a field at a
+ * time, in one call. A read that throws counts as absent, as the core's
+ * `has` counts it, and is not kept.
+ */
+export function firstField(target, keys) {
+  if (typeof target !== "object" || target === null) return -1;
+  for (let i = 0; i < keys.length; i++) {
+    try {
+      if (target[keys[i]] !== undefined) return i;
+    } catch {
+      // Absent, as `has` reads a field that throws.
+    }
+  }
+  return -1;
+}
+
+/**
  * An array's `length` as a number in one call (reading it and then asking
  * for its number were two); -1 for a length that is no number at all. Rust
  * judges the number (`whole_length` in src/bindings/guarded.rs).

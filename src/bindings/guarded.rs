@@ -91,6 +91,11 @@ extern "C" {
         cleared_error: &JsValue,
         copies: &JsValue,
     );
+    /// `Node::first_field_of`: the index in `keys` of the first field of
+    /// `target` that is not undefined, or -1. A read that throws counts as
+    /// absent, as the core's `has` counts it.
+    #[wasm_bindgen(js_name = firstField)]
+    pub fn first_field(target: &JsValue, keys: &JsValue) -> i32;
     #[wasm_bindgen(js_name = takeThrown)]
     fn take_thrown() -> JsValue;
 }

@@ -9,6 +9,9 @@ use std::hash::Hasher;
 
 use wasm_bindgen::prelude::*;
 
+use super::guarded;
+use super::own_values::array_of;
+
 use crate::util::hash::Fnv1a;
 
 /// Slots of the cache: a name lives in the slot its hash picks, and a name
@@ -20,26 +23,87 @@ const SLOTS: usize = 512;
 const LONGEST_KEPT: usize = 64;
 
 thread_local! {
+    /// The lists `lend_key_list` was given, by their address, as JS arrays.
+    static LISTS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
     static KEPT: RefCell<Vec<Option<(String, JsValue)>>> = RefCell::new(vec![None; SLOTS]);
 }
 
-/// `name` as a JS string.
+/// `name` as a JS string of its own.
 pub fn key(name: &str) -> JsValue {
+    KEPT.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut kept) => kept_key(&mut kept, name).cloned(),
+        Err(_) => None,
+    })
+    .unwrap_or_else(|| JsValue::from_str(name))
+}
+
+/// The field `name` of `target`, as `guarded::field` reads it, with the
+/// name lent from the cache: a clone of it and its drop cost two updates
+/// of the module's reference table on every read. The cache stays borrowed
+/// during the read, so a getter that calls back into the module makes its
+/// own strings there.
+pub fn field_named(target: &JsValue, name: &str) -> Result<Option<JsValue>, JsValue> {
+    KEPT.with(|kept| {
+        let mut kept = kept.try_borrow_mut();
+        match kept
+            .as_deref_mut()
+            .ok()
+            .and_then(|kept| kept_key(kept, name))
+        {
+            Some(key) => guarded::field(target, key),
+            None => guarded::field(target, &JsValue::from_str(name)),
+        }
+    })
+}
+
+/// Whether `value` is a string of exactly `text`, compared in JS with the
+/// text lent from the cache (`field_named` says why).
+pub fn is_text(value: &JsValue, text: &str) -> bool {
+    KEPT.with(|kept| {
+        let mut kept = kept.try_borrow_mut();
+        match kept
+            .as_deref_mut()
+            .ok()
+            .and_then(|kept| kept_key(kept, text))
+        {
+            Some(key) => value == key,
+            None => *value == JsValue::from_str(text),
+        }
+    })
+}
+
+/// The kept JS string of `name`, made and kept in its slot if another name
+/// was there; `None` for a name too long to keep.
+fn kept_key<'a>(kept: &'a mut [Option<(String, JsValue)>], name: &str) -> Option<&'a JsValue> {
     if name.len() > LONGEST_KEPT {
-        return JsValue::from_str(name);
+        return None;
     }
     let mut hasher = Fnv1a::default();
     hasher.write(name.as_bytes());
-    let slot = hasher.finish() as usize % SLOTS;
-    KEPT.with(|kept| {
-        let mut kept = kept.borrow_mut();
-        match &kept[slot] {
-            Some((kept_name, value)) if kept_name == name => value.clone(),
-            _ => {
-                let value = JsValue::from_str(name);
-                kept[slot] = Some((name.to_owned(), value.clone()));
-                value
+    let entry = &mut kept[hasher.finish() as usize % SLOTS];
+    if !matches!(entry, Some((kept_name, _)) if kept_name == name) {
+        *entry = None;
+    }
+    let (_, key) = entry.get_or_insert_with(|| (name.to_owned(), JsValue::from_str(name)));
+    Some(key)
+}
+
+/// Calls `use_keys` with `keys` as a JS array of strings, made once: a list
+/// is `'static`, so its address names it, and there are a handful of them.
+pub fn lend_key_list(keys: &'static [&'static str], use_keys: &mut dyn FnMut(&JsValue)) {
+    let address = keys.as_ptr() as usize;
+    LISTS.with(|lists| {
+        let Ok(mut lists) = lists.try_borrow_mut() else {
+            return use_keys(&array_of(keys.iter().map(|key| JsValue::from_str(key))).into());
+        };
+        let at = match lists.iter().position(|(kept, _)| *kept == address) {
+            Some(at) => at,
+            None => {
+                let array = array_of(keys.iter().map(|key| JsValue::from_str(key)));
+                lists.push((address, array.into()));
+                lists.len() - 1
             }
-        }
+        };
+        use_keys(&lists[at].1)
     })
 }

@@ -67,26 +67,52 @@ thread_local! {
     static BUFFER: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(1 << 16));
 }
 
-/// The text of a string value (`None` for anything else). `kram_encode_into`
-/// answers NaN for anything else, and `as_string` then says `None`: a call
-/// less for every string than asking first.
+/// The text of a string value (`None` for anything else).
 pub fn read_string(value: &JsValue) -> Option<String> {
     BUFFER.with(|buffer| {
-        let mut buffer = buffer.borrow_mut();
-        loop {
-            let capacity = buffer.capacity();
-            let at = buffer.as_mut_ptr() as u32;
-            let result = MEMORY.with(|memory| kram_encode_into(value, memory, at, capacity as u32));
-            match result {
-                written if written >= 0.0 => {
-                    let bytes = &buffer.spare_capacity_mut()[..written as usize];
-                    // SAFETY: encodeInto wrote `written` bytes of UTF-8 there.
-                    let bytes = unsafe { &*(bytes as *const [_] as *const [u8]) };
-                    return Some(unsafe { std::str::from_utf8_unchecked(bytes) }.to_owned());
-                }
-                needed if needed.is_finite() => buffer.reserve((-1.0 - needed) as usize),
-                _ => return value.as_string(),
-            }
+        let Ok(mut buffer) = buffer.try_borrow_mut() else {
+            return value.as_string();
+        };
+        match encode(value, &mut buffer) {
+            Some(text) => Some(text.to_owned()),
+            None => value.as_string(),
         }
     })
+}
+
+/// `Node::estimate_text` of a JS value: the string is estimated in the
+/// buffer it was read into, not copied into a `String` first.
+pub fn estimate_string(value: &JsValue, same_as: &str) -> Option<(u64, bool)> {
+    let estimate = |text: &str| (crate::estimate::text_milli_tokens(text), text == same_as);
+    BUFFER.with(|buffer| {
+        let Ok(mut buffer) = buffer.try_borrow_mut() else {
+            return value.as_string().map(|text| estimate(&text));
+        };
+        match encode(value, &mut buffer) {
+            Some(text) => Some(estimate(text)),
+            None => value.as_string().map(|text| estimate(&text)),
+        }
+    })
+}
+
+/// The UTF-8 of a string value, written into `buffer` (grown as it needs);
+/// `None` for anything else, or when encoding it threw (`as_string` then
+/// says which). `kram_encode_into` answers NaN for anything but a string: a
+/// call less for every string than asking first.
+fn encode<'a>(value: &JsValue, buffer: &'a mut Vec<u8>) -> Option<&'a str> {
+    loop {
+        let capacity = buffer.capacity();
+        let at = buffer.as_mut_ptr() as u32;
+        let result = MEMORY.with(|memory| kram_encode_into(value, memory, at, capacity as u32));
+        match result {
+            written if written >= 0.0 => {
+                let bytes = &buffer.spare_capacity_mut()[..written as usize];
+                // SAFETY: encodeInto wrote `written` bytes of UTF-8 there.
+                let bytes = unsafe { &*(bytes as *const [_] as *const [u8]) };
+                return Some(unsafe { std::str::from_utf8_unchecked(bytes) });
+            }
+            needed if needed.is_finite() => buffer.reserve((-1.0 - needed) as usize),
+            _ => return None,
+        }
+    }
 }

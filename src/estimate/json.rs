@@ -28,7 +28,7 @@ fn json_milli<N: Node>(value: &N, depth: usize, walk: &mut BoundedWalk) -> u64 {
         return 0;
     }
     match value.kind() {
-        Kind::String => value.text().map(|t| text_milli_tokens(&t)).unwrap_or(0),
+        Kind::String => value.estimate_text("").map_or(0, |(milli, _)| milli),
         Kind::Number => value
             .number()
             .map(|n| text_milli_tokens(&number_text(n)))

@@ -19,6 +19,7 @@ use crate::formats::shared::{
     string_field, string_role, subfield, tagged, text_block, text_milli, type_name,
     ATTACHMENT_MILLI,
 };
+use crate::formats::shared::{joined, LANGCHAIN_FIELDS};
 use crate::formats::{MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
@@ -37,7 +38,9 @@ const UNSENT_PARTS: &[&str] = &["step-start", "source-url", "source-document"];
 /// `content` of AI SDK 4's UI messages and of every other format. `Some`
 /// says what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
-    if let Some(why) = foreign_field(message, &["type", "content", "toolInvocations"]) {
+    static FOREIGN: [&str; 6] =
+        joined(&[LANGCHAIN_FIELDS, &["type", "content", "toolInvocations"]]);
+    if let Some(why) = foreign_field(message, &FOREIGN) {
         return Some(why);
     }
     let role = match string_role(message) {

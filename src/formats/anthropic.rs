@@ -13,6 +13,7 @@ use crate::formats::shared::{
     required_type, role_misfit, string_field, subfield, tag_candidate, text_block, text_milli,
     tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
 };
+use crate::formats::shared::{foreign_field, LANGCHAIN_FIELDS};
 use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
@@ -25,7 +26,7 @@ const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
 /// reply stored as the API returned it (`type: "message"`, with `id`,
 /// `model`, `stop_reason`, `usage`, ...). `Some` says what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
-    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+    if let Some(why) = foreign_field(message, LANGCHAIN_FIELDS) {
         return Some(why);
     }
     let content = message.field("content").ok().flatten();

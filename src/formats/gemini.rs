@@ -15,6 +15,7 @@ use crate::formats::shared::{
     foreign_field, has, is_marker, json_text, parts, parts_array, role_misfit, starts_with_tag,
     string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
 };
+use crate::formats::shared::{joined, LANGCHAIN_FIELDS};
 use crate::formats::{MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, PathStep, Replacement, Role, ToolResult};
@@ -37,7 +38,8 @@ const CLEARED_ERROR: Replacement = Replacement::Tagged {
 /// defaults it to user), `"user"` or `"model"`, and a `parts` array of
 /// untyped parts. `Some` says what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
-    if let Some(why) = foreign_field(message, &["type", "content"]) {
+    static FOREIGN: [&str; 5] = joined(&[LANGCHAIN_FIELDS, &["type", "content"]]);
+    if let Some(why) = foreign_field(message, &FOREIGN) {
         return Some(why);
     }
     match message.field("role").ok().flatten() {

@@ -130,14 +130,10 @@ pub fn misfit<N: Node>(message: &N) -> Option<String> {
     None
 }
 
-/// Whether a message carries LangChain's serialised or live fields, which no
-/// other format has: those formats refuse it, so it is never misread.
-pub fn has_langchain_fields<N: Node>(message: &N) -> Option<String> {
-    ["lc", "kwargs", "lc_kwargs"]
-        .into_iter()
-        .find(|key| has(message, key))
-        .map(|key| format!("its field `{key}`"))
-}
+/// LangChain's serialised or live fields, which no other format has: those
+/// formats refuse a message with one (`shared::foreign_field`), so it is
+/// never misread.
+pub const LANGCHAIN_FIELDS: &[&str] = &["lc", "kwargs", "lc_kwargs"];
 
 /// The message type (`"human"`, `"ai"`, ...): a live instance's `type`, or
 /// that of the class a serialised one names last in its `id`.

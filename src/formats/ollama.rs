@@ -18,6 +18,7 @@ use crate::formats::shared::{
     foreign_field, has, is_marker, json_text, part_at, part_count, role_misfit, starts_with_tag,
     string_field, string_role, subfield, untagged, ATTACHMENT_MILLI, CHAT_RESULT_FIELD, CHAT_ROLE,
 };
+use crate::formats::shared::{joined, LANGCHAIN_FIELDS};
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
@@ -34,7 +35,8 @@ const UNPAIRED: &str = "";
 /// or `name`, and tool calls whose arguments are an object (OpenAI Chat's
 /// are a JSON string).
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
-    if let Some(why) = foreign_field(message, &["type", "parts", "name"]) {
+    static FOREIGN: [&str; 6] = joined(&[LANGCHAIN_FIELDS, &["type", "parts", "name"]]);
+    if let Some(why) = foreign_field(message, &FOREIGN) {
         return Some(why);
     }
     let role = match string_role(message) {
@@ -69,10 +71,7 @@ fn arguments_of<N: Node>(call: &N) -> Option<N> {
 /// Whether a message is an Ollama one the other formats must not read: one
 /// of Ollama's own fields, or a tool call with no id or with an object as
 /// its arguments.
-pub fn ollama_field_misfit<N: Node>(message: &N) -> Option<String> {
-    if let Some(key) = OLLAMA_FIELDS.iter().find(|key| has(message, key)) {
-        return Some(format!("its field `{key}`"));
-    }
+pub fn ollama_calls_misfit<N: Node>(message: &N) -> Option<String> {
     let calls = message.field("tool_calls").ok().flatten()?;
     let len = calls.array_len()?;
     (0..len).find_map(|i| {

@@ -20,6 +20,7 @@ use crate::formats::shared::{
     parts_misfit, required_type, role_misfit, string_field, tag_candidate, tagged, text_milli,
     tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
 };
+use crate::formats::shared::{foreign_field, joined, LANGCHAIN_FIELDS, OLLAMA_FIELDS};
 use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
@@ -38,13 +39,11 @@ const TEXT_PARTS: &[&str] = &["input_text", "output_text"];
 /// `Some` says what does not fit.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
     // No item has `parts`; a Gemini content does.
-    if has(message, "parts") {
-        return Some("its field `parts`".to_string());
-    }
-    if let Some(why) = crate::formats::langchain::has_langchain_fields(message) {
+    static FOREIGN: [&str; 7] = joined(&[&["parts"], LANGCHAIN_FIELDS, OLLAMA_FIELDS]);
+    if let Some(why) = foreign_field(message, &FOREIGN) {
         return Some(why);
     }
-    if let Some(why) = crate::formats::ollama::ollama_field_misfit(message) {
+    if let Some(why) = crate::formats::ollama::ollama_calls_misfit(message) {
         return Some(why);
     }
     match message.field("type") {

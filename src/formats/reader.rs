@@ -43,8 +43,7 @@ impl MessageReader<'_> {
     /// The estimate of a string value, which is read only to be estimated.
     pub fn text_milli<N: Node>(&self, text: &N) -> u64 {
         if self.sizes {
-            text.text()
-                .map_or(0, |text| crate::estimate::text_milli_tokens(&text))
+            text.estimate_text("").map_or(0, |(milli, _)| milli)
         } else {
             0
         }
@@ -57,11 +56,13 @@ impl MessageReader<'_> {
         if !self.sizes {
             return (0, self.cleared && text.text_is(self.placeholder));
         }
-        let text = text.text().unwrap_or_default();
-        (
-            crate::estimate::text_milli_tokens(&text),
-            text == self.placeholder,
-        )
+        // Anything but a string is read as the empty text.
+        text.estimate_text(self.placeholder).unwrap_or_else(|| {
+            (
+                crate::estimate::text_milli_tokens(""),
+                self.placeholder.is_empty(),
+            )
+        })
     }
 
     /// The estimate of encrypted reasoning, from its length (0 without sizes).

@@ -4,6 +4,8 @@
 use crate::content::Block;
 use crate::error::InputError;
 use crate::estimate::ATTACHMENT_TOKENS;
+pub use crate::formats::langchain::LANGCHAIN_FIELDS;
+pub use crate::formats::ollama::OLLAMA_FIELDS;
 use crate::formats::{Format, MessageReader, RoleRule};
 use crate::history::{COMPACTION_MARKER_NAME, MARKER_CLOSE, MARKER_OPEN};
 use crate::node::{Kind, Node};
@@ -198,16 +200,38 @@ pub fn parts_misfit<N: Node>(content: Option<&N>, format: Format) -> Option<Stri
     })
 }
 
-/// The first field of a message that belongs to other formats: LangChain's
-/// (`lc`, `kwargs`, `lc_kwargs`), or one of `foreign`.
-pub fn foreign_field<N: Node>(message: &N, foreign: &[&str]) -> Option<String> {
-    crate::formats::langchain::has_langchain_fields(message).or_else(|| {
-        foreign
-            .iter()
-            .find(|key| has(message, key))
-            .map(|key| format!("its field `{key}`"))
-    })
+/// The first of `foreign`, fields that belong to other formats, that a
+/// message has. Each format's list is one `static`, read in one call into
+/// JS (`Node::first_field_of`), built by `joined` from the lists that name
+/// those fields (`LANGCHAIN_FIELDS`, `OLLAMA_FIELDS`).
+pub fn foreign_field<N: Node>(message: &N, foreign: &'static [&'static str]) -> Option<String> {
+    message
+        .first_field_of(foreign)
+        .map(|at| format!("its field `{}`", foreign[at]))
 }
+
+/// The fields of `lists`, one list after another, as one list (see
+/// `foreign_field`). `N` must be their count: anything else fails to build.
+pub const fn joined<const N: usize>(lists: &[&[&'static str]]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut at = 0;
+    let mut list = 0;
+    while list < lists.len() {
+        let mut i = 0;
+        while i < lists[list].len() {
+            out[at] = lists[list][i];
+            at += 1;
+            i += 1;
+        }
+        list += 1;
+    }
+    assert!(at == N, "joined: N is not the count of the fields");
+    out
+}
+
+/// What no message of a format read by its role alone has (`untyped_role`):
+/// LangChain's fields, a `type` or `parts`, and Ollama's fields.
+static UNTYPED_FOREIGN: [&str; 8] = joined(&[LANGCHAIN_FIELDS, &["type", "parts"], OLLAMA_FIELDS]);
 
 /// A message's `role` when it is a string, or why not.
 pub fn string_role<N: Node>(message: &N) -> Result<String, String> {
@@ -229,10 +253,10 @@ pub fn parts_array<N: Node>(message: &N) -> Result<(N, usize), String> {
 /// object has one) and no `parts` (a Gemini content and a UI message have
 /// them), or why not.
 pub fn untyped_role<N: Node>(message: &N) -> Result<String, String> {
-    if let Some(why) = foreign_field(message, &["type", "parts"]) {
+    if let Some(why) = foreign_field(message, &UNTYPED_FOREIGN) {
         return Err(why);
     }
-    if let Some(why) = crate::formats::ollama::ollama_field_misfit(message) {
+    if let Some(why) = crate::formats::ollama::ollama_calls_misfit(message) {
         return Err(why);
     }
     string_role(message)

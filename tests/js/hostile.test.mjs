@@ -47,6 +47,40 @@ test("a getter that throws on a field nobody reads: kept messages pass, an edite
   assertRefused(() => kram.pruneForModel(history(), CLEAR_ALL), "effective", "[3] could not be copied: it threw boom");
 });
 
+test("a getter that throws on another format's field: read as absent, as every other format's mark is", () => {
+  // Each format looks for the others' fields (LangChain's `lc`, Ollama's
+  // `thinking`, a `type`, `parts`) in one call into JS: a read that throws
+  // there counts as no such field, and the field the formats read is read.
+  for (const key of ["lc", "kwargs", "type", "parts", "thinking", "tool_name"]) {
+    const reads = [];
+    const history = () =>
+      withTool((m) => Object.defineProperty({ ...m }, key, { enumerable: true, get: () => { reads.push(key); throw new Error("boom"); } }));
+    assert.equal(kram.estimateTokens(history()), before.estimateTokens, key);
+    assert.equal(kram.effectiveHistory(history()).length, 7, key);
+    assert.ok(reads.length > 0, `${key} was looked for`);
+  }
+});
+
+test("a getter that runs the package's own functions while it is read: every answer as before", () => {
+  // The field names' cache is borrowed while a field is read: a read that
+  // calls back into the module makes its own field names there.
+  let inner = 0;
+  const history = () =>
+    withTool((m) => Object.defineProperty({ ...m }, "content", {
+      enumerable: true,
+      get: () => {
+        inner++;
+        assert.equal(kram.estimateTokens(session()), before.estimateTokens);
+        assert.equal(kram.describeMessages(session()).messages.length, 7);
+        return m.content;
+      },
+    }));
+  for (const [name, { call }] of Object.entries(EXPORTS)) {
+    assert.deepEqual(plain(call(history())), before[name], name);
+  }
+  assert.ok(inner > Object.keys(EXPORTS).length, `the getter ran ${inner} times`);
+});
+
 test("Proxies: transparent ones read like the object, throwing traps are refused", () => {
   const transparent = withTool((m) => new Proxy(m, {}));
   for (const [name, { call }] of Object.entries(EXPORTS)) {
