@@ -63,11 +63,7 @@ impl Node for JsNode {
     }
 
     fn first_field_of(&self, keys: &'static [&'static str]) -> Option<usize> {
-        let mut found = -1;
-        super::keys::lend_key_list(keys, &mut |keys| {
-            found = guarded::first_field(&self.0, keys)
-        });
-        usize::try_from(found).ok()
+        usize::try_from(guarded::first_field(&self.0, &super::keys::key_list(keys))).ok()
     }
 
     fn array_len(&self) -> Option<usize> {

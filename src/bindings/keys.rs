@@ -23,7 +23,7 @@ const SLOTS: usize = 512;
 const LONGEST_KEPT: usize = 64;
 
 thread_local! {
-    /// The lists `lend_key_list` was given, by their address, as JS arrays.
+    /// The lists `key_list` was given, by their address, as JS arrays.
     static LISTS: RefCell<Vec<(usize, JsValue)>> = const { RefCell::new(Vec::new()) };
     static KEPT: RefCell<Vec<Option<(String, JsValue)>>> = RefCell::new(vec![None; SLOTS]);
 }
@@ -88,22 +88,20 @@ fn kept_key<'a>(kept: &'a mut [Option<(String, JsValue)>], name: &str) -> Option
     Some(key)
 }
 
-/// Calls `use_keys` with `keys` as a JS array of strings, made once: a list
-/// is `'static`, so its address names it, and there are a handful of them.
-pub fn lend_key_list(keys: &'static [&'static str], use_keys: &mut dyn FnMut(&JsValue)) {
+/// `keys` as a JS array of strings, made once: a list is `'static`, so its
+/// address names it, and there are a handful of them.
+pub fn key_list(keys: &'static [&'static str]) -> JsValue {
     let address = keys.as_ptr() as usize;
+    let make = || array_of(keys.iter().map(|key| JsValue::from_str(key))).into();
     LISTS.with(|lists| {
         let Ok(mut lists) = lists.try_borrow_mut() else {
-            return use_keys(&array_of(keys.iter().map(|key| JsValue::from_str(key))).into());
+            return make();
         };
-        let at = match lists.iter().position(|(kept, _)| *kept == address) {
-            Some(at) => at,
-            None => {
-                let array = array_of(keys.iter().map(|key| JsValue::from_str(key)));
-                lists.push((address, array.into()));
-                lists.len() - 1
-            }
-        };
-        use_keys(&lists[at].1)
+        if let Some((_, list)) = lists.iter().find(|(kept, _)| *kept == address) {
+            return list.clone();
+        }
+        let list: JsValue = make();
+        lists.push((address, list.clone()));
+        list
     })
 }

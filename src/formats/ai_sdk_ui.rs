@@ -15,11 +15,10 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    foreign_field, is_marker, json_text, parts, parts_array, required_type, role_misfit,
+    foreign_field, is_marker, joined, json_text, parts, parts_array, required_type, role_misfit,
     string_field, string_role, subfield, tagged, text_block, text_milli, type_name,
-    ATTACHMENT_MILLI,
+    ATTACHMENT_MILLI, LANGCHAIN_FIELDS,
 };
-use crate::formats::shared::{joined, LANGCHAIN_FIELDS};
 use crate::formats::{MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};

@@ -9,11 +9,11 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_field_misfit, content_blocks, content_misfit, is_marker, output_text, parts, parts_misfit,
-    required_type, role_misfit, string_field, subfield, tag_candidate, text_block, text_milli,
-    tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
+    chat_field_misfit, content_blocks, content_misfit, foreign_field, is_marker, output_text,
+    parts, parts_misfit, required_type, role_misfit, string_field, subfield, tag_candidate,
+    text_block, text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
+    LANGCHAIN_FIELDS,
 };
-use crate::formats::shared::{foreign_field, LANGCHAIN_FIELDS};
 use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};

@@ -12,10 +12,10 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    foreign_field, has, is_marker, json_text, parts, parts_array, role_misfit, starts_with_tag,
-    string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
+    foreign_field, has, is_marker, joined, json_text, parts, parts_array, role_misfit,
+    starts_with_tag, string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
+    LANGCHAIN_FIELDS,
 };
-use crate::formats::shared::{joined, LANGCHAIN_FIELDS};
 use crate::formats::{MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{part_field, MessageView, PathStep, Replacement, Role, ToolResult};

@@ -15,10 +15,10 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    foreign_field, has, is_marker, json_text, part_at, part_count, role_misfit, starts_with_tag,
-    string_field, string_role, subfield, untagged, ATTACHMENT_MILLI, CHAT_RESULT_FIELD, CHAT_ROLE,
+    foreign_field, has, is_marker, joined, json_text, part_at, part_count, role_misfit,
+    starts_with_tag, string_field, string_role, subfield, untagged, ATTACHMENT_MILLI,
+    CHAT_RESULT_FIELD, CHAT_ROLE, LANGCHAIN_FIELDS,
 };
-use crate::formats::shared::{joined, LANGCHAIN_FIELDS};
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};

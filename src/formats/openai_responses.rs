@@ -16,11 +16,11 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_field_misfit, content_blocks, content_misfit, has, is_marker, output_text, parts,
-    parts_misfit, required_type, role_misfit, string_field, tag_candidate, tagged, text_milli,
-    tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
+    chat_field_misfit, content_blocks, content_misfit, foreign_field, has, is_marker, joined,
+    output_text, parts, parts_misfit, required_type, role_misfit, string_field, tag_candidate,
+    tagged, text_milli, tool_call_block, type_name, untagged, ATTACHMENT_MILLI, LANGCHAIN_FIELDS,
+    OLLAMA_FIELDS,
 };
-use crate::formats::shared::{foreign_field, joined, LANGCHAIN_FIELDS, OLLAMA_FIELDS};
 use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
