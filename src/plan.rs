@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::view::{Edit, PathStep, Replacement};
+use crate::view::{Edit, Path, PathStep, Replacement};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
@@ -16,7 +16,7 @@ pub enum Output {
     /// replaced by the placeholder.
     Edited {
         index: usize,
-        edits: Vec<(Vec<PathStep>, Replacement)>,
+        edits: Vec<(Path, Replacement)>,
     },
 }
 

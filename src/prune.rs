@@ -156,7 +156,7 @@ impl ClearingWalk {
                 self.savings += result.tokens;
                 self.edits.push(Edit {
                     message: index,
-                    path: result.path.clone(),
+                    path: result.path,
                     replacement: result.replacement,
                 });
             }

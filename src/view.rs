@@ -28,20 +28,78 @@ impl Role {
 }
 
 /// One step of the way from a message to a field inside it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathStep {
     Key(&'static str),
     Index(usize),
 }
 
-/// The path of the field `key` of element `index` of the array field
-/// `array`: `content[2].output`.
-pub fn part_field(array: &'static str, index: usize, key: &'static str) -> Vec<PathStep> {
-    vec![
-        PathStep::Key(array),
-        PathStep::Index(index),
-        PathStep::Key(key),
-    ]
+/// Where a tool result's payload is, from the message: one to four steps
+/// (`content`, `kwargs.content`, `content[2].output`,
+/// `parts[1].functionResponse.response`), held inline, so a
+/// result and its edit cost no allocation (pruning's older messages have
+/// thousands of them). Read it as a slice of its steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Path {
+    steps: [PathStep; 4],
+    len: u8,
+}
+
+impl Path {
+    /// The field `key` of the message.
+    pub fn key(key: &'static str) -> Path {
+        Path::of([PathStep::Key(key), UNUSED, UNUSED, UNUSED], 1)
+    }
+
+    /// The field `inner` of the object field `outer`: `kwargs.content`.
+    pub fn keys(outer: &'static str, inner: &'static str) -> Path {
+        Path::of(
+            [PathStep::Key(outer), PathStep::Key(inner), UNUSED, UNUSED],
+            2,
+        )
+    }
+
+    /// The field `key` of element `index` of the array field `array`:
+    /// `content[2].output`.
+    pub fn part_field(array: &'static str, index: usize, key: &'static str) -> Path {
+        let steps = [
+            PathStep::Key(array),
+            PathStep::Index(index),
+            PathStep::Key(key),
+        ];
+        Path::of([steps[0], steps[1], steps[2], UNUSED], 3)
+    }
+
+    /// The field `inner` of that field of a part:
+    /// `parts[1].functionResponse.response`.
+    pub fn part_subfield(
+        array: &'static str,
+        index: usize,
+        key: &'static str,
+        inner: &'static str,
+    ) -> Path {
+        let steps = [
+            PathStep::Key(array),
+            PathStep::Index(index),
+            PathStep::Key(key),
+        ];
+        Path::of([steps[0], steps[1], steps[2], PathStep::Key(inner)], 4)
+    }
+
+    fn of(steps: [PathStep; 4], len: u8) -> Path {
+        Path { steps, len }
+    }
+}
+
+/// What fills the steps a shorter path does not use.
+const UNUSED: PathStep = PathStep::Index(0);
+
+impl std::ops::Deref for Path {
+    type Target = [PathStep];
+
+    fn deref(&self) -> &[PathStep] {
+        self.steps.get(..usize::from(self.len)).unwrap_or_default()
+    }
 }
 
 /// What a cleared tool result's payload becomes.
@@ -65,13 +123,13 @@ pub struct ToolResult {
     /// The payload already is the placeholder: it is not counted again.
     pub cleared: bool,
     /// Where the payload is, from the message.
-    pub path: Vec<PathStep>,
+    pub path: Path,
     pub replacement: Replacement,
 }
 
 impl ToolResult {
     /// The payload at `path`, estimated at `milli` thousandths of a token.
-    pub fn new(path: Vec<PathStep>, milli: u64, cleared: bool, replacement: Replacement) -> Self {
+    pub fn new(path: Path, milli: u64, cleared: bool, replacement: Replacement) -> Self {
         ToolResult {
             tokens: crate::estimate::milli_to_tokens(milli),
             cleared,
@@ -140,6 +198,6 @@ impl MessageView {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edit {
     pub message: usize,
-    pub path: Vec<PathStep>,
+    pub path: Path,
     pub replacement: Replacement,
 }

@@ -18,7 +18,7 @@ use crate::newest_first::Messages;
 use crate::node::{Kind, Node};
 use crate::plan::Output;
 use crate::util::json::Json;
-use crate::view::{PathStep, Replacement};
+use crate::view::{Path, PathStep, Replacement};
 
 /// A JS value read through the core's `Node` trait. Every read goes through
 /// `Reflect`, so a throwing getter or Proxy trap becomes an error, never an
@@ -345,17 +345,17 @@ pub fn materialize(
 /// one field's, or every edit a part's payload by the rule, whose copy
 /// clears every part still to clear (pruning's older messages, whose
 /// results are all cleared).
-fn made_for(edits: &[(Vec<PathStep>, Replacement)], copied: Copied) -> bool {
+fn made_for(edits: &[(Path, Replacement)], copied: Copied) -> bool {
     match copied {
         Copied::Field(key) => matches!(
             edits,
-            [(path, Replacement::Placeholder)] if path.as_slice() == [PathStep::Key(key)]
+            [(path, Replacement::Placeholder)] if **path == [PathStep::Key(key)]
         ),
         Copied::Parts(rule) => {
             !edits.is_empty()
                 && edits.iter().all(|(path, _)| {
                     matches!(
-                        path.as_slice(),
+                        &**path,
                         [PathStep::Key(array), PathStep::Index(_), PathStep::Key(payload)]
                             if *array == rule.array && *payload == rule.payload
                     )

@@ -11,7 +11,7 @@ use crate::formats::ai_sdk;
 use crate::formats::shared::{json_text, string_field, tool_call_block};
 use crate::formats::{Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{part_field, MessageView, Replacement, ToolResult};
+use crate::view::{MessageView, Path, Replacement, ToolResult};
 
 /// The roles and content shapes of `ModelMessage`, and parts of AI SDK 4.
 pub fn misfit<N: Node>(message: &N) -> Option<String> {
@@ -52,7 +52,7 @@ fn result<N: Node>(
     Ok((
         milli,
         Some(ToolResult::new(
-            part_field("content", index, "result"),
+            Path::part_field("content", index, "result"),
             milli,
             cleared,
             Replacement::Placeholder,

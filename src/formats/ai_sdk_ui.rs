@@ -21,7 +21,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{MessageReader, RoleRule};
 use crate::node::{Kind, Node};
-use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[
     ("system", Role::System),
@@ -207,7 +207,7 @@ fn tool_part<N: Node>(
     milli += payload_milli;
     if payload.is_some() {
         view.tool_results.push(ToolResult::new(
-            part_field("parts", index, payload_key),
+            Path::part_field("parts", index, payload_key),
             payload_milli,
             cleared,
             Replacement::Placeholder,

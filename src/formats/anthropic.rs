@@ -16,7 +16,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
-use crate::view::{part_field, MessageView, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
@@ -180,7 +180,7 @@ fn tool_result<N: Node>(
         }
     };
     let result = ToolResult::new(
-        part_field("content", index, "content"),
+        Path::part_field("content", index, "content"),
         milli,
         cleared,
         Replacement::Placeholder,

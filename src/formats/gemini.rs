@@ -18,7 +18,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{MessageReader, RoleRule};
 use crate::node::{Kind, Node};
-use crate::view::{part_field, MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("model", Role::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `systemInstruction`)";
@@ -289,8 +289,7 @@ fn function_response<N: Node>(
     } else {
         CLEARED_OUTPUT
     };
-    let mut path = part_field("parts", index, "functionResponse");
-    path.push(PathStep::Key("response"));
+    let path = Path::part_subfield("parts", index, "functionResponse", "response");
     reading
         .tool_results
         .push(ToolResult::new(path, payload_milli, cleared, replacement));

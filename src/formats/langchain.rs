@@ -19,7 +19,7 @@ use crate::formats::shared::{
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
 use crate::util::json::{object, Json};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
 /// The message classes of `@langchain/core/messages` (and their chunks), by
 /// the `type` each one's instances have (`"human"`, `"ai"`, ...).
@@ -67,11 +67,11 @@ impl<N: Node> Body<'_, N> {
     }
 
     /// Where `key` is, from the message, for an edit.
-    fn path(&self, key: &'static str) -> Vec<PathStep> {
+    fn path(&self, key: &'static str) -> Path {
         if self.live {
-            vec![PathStep::Key(key)]
+            Path::key(key)
         } else {
-            vec![PathStep::Key(KWARGS), PathStep::Key(key)]
+            Path::keys(KWARGS, key)
         }
     }
 }

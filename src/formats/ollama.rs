@@ -21,7 +21,7 @@ use crate::formats::shared::{
 };
 use crate::formats::MessageReader;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
 /// The fields that only Ollama messages have, beside a role and a string
 /// content: the other formats refuse a message with one of them.
@@ -111,7 +111,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         view.answers.push(UNPAIRED.to_string());
         if content.is_some() {
             view.tool_results.push(ToolResult::new(
-                vec![PathStep::Key(CHAT_RESULT_FIELD)],
+                Path::key(CHAT_RESULT_FIELD),
                 payload.0,
                 payload.1,
                 Replacement::Placeholder,

@@ -13,7 +13,7 @@ use crate::formats::shared::{
 use crate::formats::{Format, MessageReader};
 use crate::history::COMPACTION_MARKER_NAME;
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
 /// Any role (unknown ones read as system-like), no `type`, and no part of a
 /// type only another format has; `Some` says what does not fit.
@@ -128,7 +128,7 @@ fn read_tool_answer<N: Node>(
     }
     if let Some((content_milli, cleared)) = payload {
         view.tool_results.push(ToolResult::new(
-            vec![PathStep::Key(CHAT_RESULT_FIELD)],
+            Path::key(CHAT_RESULT_FIELD),
             content_milli,
             cleared,
             Replacement::Placeholder,

@@ -23,7 +23,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, PathStep, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[
     ("user", Role::User),
@@ -248,7 +248,7 @@ fn call_output<N: Node>(item: &N, reader: &MessageReader) -> Result<(u64, ToolRe
         }
     };
     let result = ToolResult::new(
-        vec![PathStep::Key("output")],
+        Path::key("output"),
         milli,
         cleared,
         Replacement::Placeholder,

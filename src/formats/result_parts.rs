@@ -7,7 +7,7 @@
 //! reads cannot disagree on what a result is.
 
 use crate::node::{Kind, Node};
-use crate::view::{part_field, Replacement, ToolResult};
+use crate::view::{Path, Replacement, ToolResult};
 
 /// What the value of a payload type holds, as far as pruning goes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -69,7 +69,7 @@ impl ResultParts {
     /// The result of the part at `index`, to be cleared.
     pub fn result(&self, index: usize, milli: u64, cleared: bool, error: bool) -> ToolResult {
         ToolResult::new(
-            part_field(self.array, index, self.payload),
+            Path::part_field(self.array, index, self.payload),
             milli,
             cleared,
             self.replacement(error),

@@ -17,7 +17,7 @@ use crate::formats::shared::may_be_marker;
 use crate::formats::ResultParts;
 use crate::formats::{read_history, Format, MessageReader, Reading};
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
-use crate::view::{Edit, PathStep, Replacement, ToolResult};
+use crate::view::{Edit, Path, Replacement, ToolResult};
 
 use super::messages::{PLACEHOLDER, STRING};
 use super::{
@@ -197,7 +197,7 @@ impl KnownResults {
                 for state in effective.string_fields(&indexes, key, placeholder) {
                     answers.extend([u32::from(state), 0]);
                 }
-                let path = vec![PathStep::Key(key)];
+                let path = Path::key(key);
                 Some(ReadBy::Field(ToolResult::new(
                     path,
                     0,
