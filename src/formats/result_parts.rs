@@ -76,16 +76,17 @@ impl ResultParts {
         )
     }
 
-    /// The results to clear that `to_clear` found: bit `i` of `parts` is
-    /// the part at `i`, and of `errors` whether it reports an error.
-    pub fn results(&self, parts: u32, errors: u32) -> Vec<ToolResult> {
-        let mut results = Vec::new();
+    /// The results to clear that `to_clear` found, in place of what
+    /// `results` held: bit `i` of `parts` is the part at `i`, and of
+    /// `errors` whether it reports an error. (One vector for all of
+    /// pruning's older messages, not one each.)
+    pub fn results_into(&self, parts: u32, errors: u32, results: &mut Vec<ToolResult>) {
+        results.clear();
         for index in 0..MOST_PARTS {
             if parts & (1 << index) != 0 {
                 results.push(self.result(index, 0, false, errors & (1 << index) != 0));
             }
         }
-        results
     }
 
     /// Which parts of `message` hold a result to clear (bit `i` for the part

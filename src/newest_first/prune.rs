@@ -9,8 +9,6 @@
 //! the rule the format's reader reads them by (`ResultParts`), also in one
 //! call (`Messages::result_parts`).
 
-use std::borrow::Cow;
-
 use crate::error::InputError;
 use crate::formats::result_parts::KNOWN;
 use crate::formats::shared::may_be_marker;
@@ -86,7 +84,7 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             Answer::Read => {}
             Answer::Nothing => continue,
             Answer::Clear(results) => {
-                pruning.walk_decided(index, false, &results);
+                pruning.walk_decided(index, false, results);
                 continue;
             }
         }
@@ -149,7 +147,7 @@ enum Answer<'a> {
     /// It has no result to clear.
     Nothing,
     /// These are its results, none cleared yet.
-    Clear(Cow<'a, [ToolResult]>),
+    Clear(&'a [ToolResult]),
 }
 
 /// The older messages whose role's name says, in every format still in the
@@ -166,6 +164,8 @@ struct KnownResults {
     answers: Vec<u32>,
     /// How many of them the walk has passed.
     passed: usize,
+    /// The results of the message last answered by the parts.
+    results: Vec<ToolResult>,
 }
 
 impl KnownResults {
@@ -216,6 +216,7 @@ impl KnownResults {
             indexes,
             answers,
             passed: 0,
+            results: Vec::new(),
         }
     }
 
@@ -234,7 +235,7 @@ impl KnownResults {
         };
         match &self.read_by {
             Some(ReadBy::Field(result)) => match u8::try_from(state) {
-                Ok(STRING) => Answer::Clear(Cow::Borrowed(std::slice::from_ref(result))),
+                Ok(STRING) => Answer::Clear(std::slice::from_ref(result)),
                 Ok(PLACEHOLDER) => Answer::Nothing,
                 _ => Answer::Read,
             },
@@ -243,7 +244,10 @@ impl KnownResults {
                 match state & !KNOWN {
                     0 => Answer::Nothing,
                     _ if may_be_marker => Answer::Read,
-                    _ => Answer::Clear(Cow::Owned(parts.results(state, errors))),
+                    _ => {
+                        parts.results_into(state, errors, &mut self.results);
+                        Answer::Clear(&self.results)
+                    }
                 }
             }
             _ => Answer::Read,
