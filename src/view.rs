@@ -66,8 +66,9 @@ impl Path {
             PathStep::Key(array),
             PathStep::Index(index),
             PathStep::Key(key),
+            UNUSED,
         ];
-        Path::of([steps[0], steps[1], steps[2], UNUSED], 3)
+        Path::of(steps, 3)
     }
 
     /// The field `inner` of that field of a part:
@@ -78,12 +79,10 @@ impl Path {
         key: &'static str,
         inner: &'static str,
     ) -> Path {
-        let steps = [
-            PathStep::Key(array),
-            PathStep::Index(index),
-            PathStep::Key(key),
-        ];
-        Path::of([steps[0], steps[1], steps[2], PathStep::Key(inner)], 4)
+        let mut path = Path::part_field(array, index, key);
+        path.steps[3] = PathStep::Key(inner);
+        path.len = 4;
+        path
     }
 
     fn of(steps: [PathStep; 4], len: u8) -> Path {
@@ -91,7 +90,8 @@ impl Path {
     }
 }
 
-/// What fills the steps a shorter path does not use.
+/// What fills the steps a shorter path does not use, so that two paths of
+/// the same steps are equal.
 const UNUSED: PathStep = PathStep::Index(0);
 
 impl std::ops::Deref for Path {

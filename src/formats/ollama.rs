@@ -68,9 +68,10 @@ fn arguments_of<N: Node>(call: &N) -> Option<N> {
         .flatten()
 }
 
-/// Whether a message is an Ollama one the other formats must not read: one
-/// of Ollama's own fields, or a tool call with no id or with an object as
-/// its arguments.
+/// Whether a message has an Ollama tool call, which the other formats must
+/// not read: one with no id, or with an object as its arguments. (Ollama's
+/// own fields, `OLLAMA_FIELDS`, are in those formats' lists of other
+/// formats' fields.)
 pub fn ollama_calls_misfit<N: Node>(message: &N) -> Option<String> {
     let calls = message.field("tool_calls").ok().flatten()?;
     let len = calls.array_len()?;
