@@ -30,19 +30,27 @@ thread_local! {
 
 /// `name` as a JS string of its own.
 pub fn key(name: &str) -> JsValue {
-    KEPT.with(|kept| match kept.try_borrow_mut() {
-        Ok(mut kept) => kept_key(&mut kept, name).cloned(),
-        Err(_) => None,
-    })
-    .unwrap_or_else(|| JsValue::from_str(name))
+    lend_key(name, JsValue::clone)
 }
 
 /// The field `name` of `target`, as `guarded::field` reads it, with the
-/// name lent from the cache: a clone of it and its drop cost two updates
-/// of the module's reference table on every read. The cache stays borrowed
-/// during the read, so a getter that calls back into the module makes its
-/// own strings there.
+/// name lent from the cache (`lend_key`).
 pub fn field_named(target: &JsValue, name: &str) -> Result<Option<JsValue>, JsValue> {
+    lend_key(name, |key| guarded::field(target, key))
+}
+
+/// Whether `value` is a string of exactly `text`, compared in JS with the
+/// text lent from the cache (`lend_key`).
+pub fn is_text(value: &JsValue, text: &str) -> bool {
+    lend_key(text, |text| value == text)
+}
+
+/// `use_key` of `name` as a JS string, lent from the cache: a clone of it
+/// and its drop cost two updates of the module's reference table on every
+/// field read. The cache stays borrowed while `use_key` runs, so a read
+/// that calls back into the module (a getter that runs another history
+/// function) makes its own strings there.
+fn lend_key<R>(name: &str, use_key: impl FnOnce(&JsValue) -> R) -> R {
     KEPT.with(|kept| {
         let mut kept = kept.try_borrow_mut();
         match kept
@@ -50,24 +58,8 @@ pub fn field_named(target: &JsValue, name: &str) -> Result<Option<JsValue>, JsVa
             .ok()
             .and_then(|kept| kept_key(kept, name))
         {
-            Some(key) => guarded::field(target, key),
-            None => guarded::field(target, &JsValue::from_str(name)),
-        }
-    })
-}
-
-/// Whether `value` is a string of exactly `text`, compared in JS with the
-/// text lent from the cache (`field_named` says why).
-pub fn is_text(value: &JsValue, text: &str) -> bool {
-    KEPT.with(|kept| {
-        let mut kept = kept.try_borrow_mut();
-        match kept
-            .as_deref_mut()
-            .ok()
-            .and_then(|kept| kept_key(kept, text))
-        {
-            Some(key) => value == key,
-            None => *value == JsValue::from_str(text),
+            Some(key) => use_key(key),
+            None => use_key(&JsValue::from_str(name)),
         }
     })
 }

@@ -69,29 +69,29 @@ thread_local! {
 
 /// The text of a string value (`None` for anything else).
 pub fn read_string(value: &JsValue) -> Option<String> {
-    BUFFER.with(|buffer| {
-        let Ok(mut buffer) = buffer.try_borrow_mut() else {
-            return value.as_string();
-        };
-        match encode(value, &mut buffer) {
-            Some(text) => Some(text.to_owned()),
-            None => value.as_string(),
-        }
-    })
+    with_text(value, str::to_owned)
 }
 
 /// `Node::estimate_text` of a JS value: the string is estimated in the
 /// buffer it was read into, not copied into a `String` first.
 pub fn estimate_string(value: &JsValue, same_as: &str) -> Option<(u64, bool)> {
-    let estimate = |text: &str| (crate::estimate::text_milli_tokens(text), text == same_as);
+    with_text(value, |text| {
+        (crate::estimate::text_milli_tokens(text), text == same_as)
+    })
+}
+
+/// `use_text` of the text of a string value (`None` for anything else),
+/// lent from the reused buffer. The buffer is borrowed while `use_text`
+/// runs, so `use_text` must read no string itself (one that did would get
+/// its text from `as_string`, a copy).
+fn with_text<R>(value: &JsValue, use_text: impl Fn(&str) -> R) -> Option<R> {
     BUFFER.with(|buffer| {
-        let Ok(mut buffer) = buffer.try_borrow_mut() else {
-            return value.as_string().map(|text| estimate(&text));
-        };
-        match encode(value, &mut buffer) {
-            Some(text) => Some(estimate(text)),
-            None => value.as_string().map(|text| estimate(&text)),
+        if let Ok(mut buffer) = buffer.try_borrow_mut() {
+            if let Some(text) = encode(value, &mut buffer) {
+                return Some(use_text(text));
+            }
         }
+        value.as_string().map(|text| use_text(&text))
     })
 }
 
