@@ -150,6 +150,15 @@ for (const size of SIZES) {
 
   await measure("byte-touch", () => byteTouch(history.chat));
   await measure("estimateTokens", () => kram.estimateTokens(history.chat));
+  // The floor of any reading: the same text as one string in one message,
+  // taken in with one copy and estimated with no walk of any message.
+  const oneText = [{ role: "user", content: texts.join("\n") }];
+  await measure("estimateTokens, the text as one string", () => kram.estimateTokens(oneText));
+  // The same messages as a chat UI keeps them, text only: each fits six
+  // formats, so detection checks it against every one of them.
+  const plainText = history.chat.map((m) => ({ role: m.role === "tool" ? "user" : m.role, content: m.content ?? "" }));
+  await measure("byte-touch, plain text messages", () => byteTouch(plainText));
+  await measure("estimateTokens, plain text messages", () => kram.estimateTokens(plainText));
   await measure("needsCompaction", () => kram.needsCompaction(history.chat, budget));
   await measure("effectiveHistory", () => kram.effectiveHistory(history.chat));
   // A history compacted before: read newest first, only the messages after its marker are read.
@@ -276,6 +285,8 @@ results.wasm = { raw: wasm.length, gzip: gzipSync(wasm, { level: 9 }).length };
 const fmt = (t) => `${t.median.toFixed(2)} (±${(((t.max - t.min) / 2 / t.median) * 100).toFixed(0)}%)`;
 const pairs = [
   ["estimateTokens", "plain JS estimateTokens", "tokenx estimateTokenCount", "gpt-tokenizer o200k count"],
+  ["estimateTokens, the text as one string", "estimateTokens"],
+  ["estimateTokens, plain text messages", "byte-touch, plain text messages"],
   ["needsCompaction", "plain JS needsCompaction"],
   ["effectiveHistory", "plain JS effectiveHistory"],
   ["effectiveHistory, a marker 200 from the end"],

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use kram_compaction::formats::{Format, ALL_FORMATS};
+use kram_compaction::formats::{Facts, Format, ALL_FORMATS};
 use kram_compaction::history_functions;
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
@@ -534,6 +534,24 @@ proptest! {
             .sum();
         prop_assert_eq!(whole, parts - dropped);
         prop_assert_eq!(history_functions::estimate_tokens(&refs(&s.messages), Some(format)).unwrap(), whole);
+    }
+
+    /// Detection reads a message once for every format still in the
+    /// running (`Facts`): each format's answer through that shared read,
+    /// whatever the order the formats ask in, is its answer through a read
+    /// of its own.
+    #[test]
+    fn a_shared_read_answers_every_format_as_its_own_read(
+        (format, steps) in session(),
+        order in Just(ALL_FORMATS.to_vec()).prop_shuffle(),
+    ) {
+        let s = build(format, &steps);
+        for message in &s.messages {
+            let facts = Facts::new(&message);
+            for &other in &order {
+                prop_assert_eq!(other.misfit_of(&facts), other.misfit(&message), "{:?} of {}", other, message);
+            }
+        }
     }
 
     #[test]

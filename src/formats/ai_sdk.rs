@@ -9,11 +9,11 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::result_parts::{Payload, ResultParts};
 use crate::formats::shared::{
-    chat_field_misfit, content_blocks, content_misfit, is_marker, json_text, output_text, parts,
-    parts_misfit, required_type, role_misfit, string_field, subfield, tag_candidate, text_block,
-    text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
+    content_blocks, content_misfit, is_marker, json_text, output_text, parts, required_type,
+    role_misfit, string_field, subfield, tag_candidate, text_block, text_milli, tool_call_block,
+    type_name, ATTACHMENT_MILLI,
 };
-use crate::formats::{Format, MessageReader, RoleRule};
+use crate::formats::{Facts, Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Replacement, Role, ToolResult};
 
@@ -54,29 +54,30 @@ const ROLES: &[(&str, Role)] = &[
 /// The four roles, no `type` and no OpenAI Chat fields, a system message's
 /// content a string and a tool message's an array, no foreign parts; `Some`
 /// says what does not fit.
-pub fn misfit<N: Node>(message: &N) -> Option<String> {
-    misfit_as(message, Format::AiSdk)
+pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
+    misfit_as(facts, Format::AiSdk)
 }
 
 /// `misfit` for either AI SDK version: the same roles and content shapes,
 /// told apart by their parts.
-pub fn misfit_as<N: Node>(message: &N, format: Format) -> Option<String> {
-    let role = match untyped_role(message) {
+pub fn misfit_as<N: Node>(facts: &Facts<N>, format: Format) -> Option<String> {
+    let role = match facts.untyped_role() {
         Ok(role) => role,
         Err(why) => return Some(why),
     };
-    let content = message.field("content").ok().flatten();
-    let kind = content.as_ref().map_or(Kind::Undefined, Node::kind);
-    let shape = match role.as_str() {
+    let kind = facts.content_kind();
+    let shape = match role {
         "system" => kind == Kind::String,
         "user" | "assistant" => matches!(kind, Kind::String | Kind::Array),
         "tool" => kind == Kind::Array,
-        _ => return Some(role_misfit(&role)),
+        _ => return Some(role_misfit(role)),
     };
     if !shape {
         return Some(content_misfit(kind));
     }
-    chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), format))
+    facts
+        .chat_field_misfit()
+        .or_else(|| facts.parts_misfit(format))
 }
 
 /// What sets a version's parts apart from the other's.

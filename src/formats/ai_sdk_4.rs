@@ -9,13 +9,13 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::formats::ai_sdk;
 use crate::formats::shared::{json_text, string_field, tool_call_block};
-use crate::formats::{Format, MessageReader};
+use crate::formats::{Facts, Format, MessageReader};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Path, Replacement, ToolResult};
 
 /// The roles and content shapes of `ModelMessage`, and parts of AI SDK 4.
-pub fn misfit<N: Node>(message: &N) -> Option<String> {
-    ai_sdk::misfit_as(message, Format::AiSdk4)
+pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
+    ai_sdk::misfit_as(facts, Format::AiSdk4)
 }
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {

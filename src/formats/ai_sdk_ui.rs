@@ -16,10 +16,10 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     foreign_field, is_marker, joined, json_text, parts, parts_array, required_type, role_misfit,
-    string_field, string_role, subfield, tagged, text_block, text_milli, type_name,
-    ATTACHMENT_MILLI, LANGCHAIN_FIELDS,
+    string_field, subfield, tagged, text_block, text_milli, type_name, ATTACHMENT_MILLI,
+    LANGCHAIN_FIELDS,
 };
-use crate::formats::{MessageReader, RoleRule};
+use crate::formats::{Facts, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
@@ -36,20 +36,20 @@ const UNSENT_PARTS: &[&str] = &["step-start", "source-url", "source-document"];
 /// have a `type` (Gemini's parts have none), and neither `type` nor the
 /// `content` of AI SDK 4's UI messages and of every other format. `Some`
 /// says what does not fit.
-pub fn misfit<N: Node>(message: &N) -> Option<String> {
+pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
     static FOREIGN: [&str; 6] =
         joined(&[LANGCHAIN_FIELDS, &["type", "content", "toolInvocations"]]);
-    if let Some(why) = foreign_field(message, &FOREIGN) {
+    if let Some(why) = foreign_field(facts.message, &FOREIGN) {
         return Some(why);
     }
-    let role = match string_role(message) {
+    let role = match facts.string_role() {
         Ok(role) => role,
         Err(why) => return Some(why),
     };
-    if ROLE.by_name(&role).is_none() {
-        return Some(role_misfit(&role));
+    if ROLE.by_name(role).is_none() {
+        return Some(role_misfit(role));
     }
-    let (parts, len) = match parts_array(message) {
+    let (parts, len) = match parts_array(facts.message) {
         Ok(parts) => parts,
         Err(why) => return Some(why),
     };

@@ -9,12 +9,11 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_field_misfit, content_blocks, content_misfit, foreign_field, is_marker, output_text,
-    parts, parts_misfit, required_type, role_misfit, string_field, subfield, tag_candidate,
-    text_block, text_milli, tool_call_block, type_name, untyped_role, ATTACHMENT_MILLI,
-    LANGCHAIN_FIELDS,
+    content_blocks, content_misfit, foreign_field, is_marker, output_text, parts, required_type,
+    role_misfit, string_field, subfield, tag_candidate, text_block, text_milli, tool_call_block,
+    type_name, ATTACHMENT_MILLI, LANGCHAIN_FIELDS,
 };
-use crate::formats::{Format, MessageReader, RoleRule};
+use crate::formats::{Facts, Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
@@ -25,24 +24,25 @@ const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
 /// Chat fields and no foreign blocks; no `type`, unless it is an assistant
 /// reply stored as the API returned it (`type: "message"`, with `id`,
 /// `model`, `stop_reason`, `usage`, ...). `Some` says what does not fit.
-pub fn misfit<N: Node>(message: &N) -> Option<String> {
-    if let Some(why) = foreign_field(message, LANGCHAIN_FIELDS) {
+pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
+    if let Some(why) = foreign_field(facts.message, LANGCHAIN_FIELDS) {
         return Some(why);
     }
-    let content = message.field("content").ok().flatten();
-    let kind = content.as_ref().map_or(Kind::Undefined, Node::kind);
-    let role = match untyped_role(message) {
+    let kind = facts.content_kind();
+    let role = match facts.untyped_role() {
         Ok(role) => role,
-        Err(_) if is_reply(message, kind) => "assistant".to_string(),
+        Err(_) if is_reply(facts.message, kind) => "assistant",
         Err(why) => return Some(why),
     };
-    if !matches!(role.as_str(), "user" | "assistant") {
-        return Some(role_misfit(&role));
+    if !matches!(role, "user" | "assistant") {
+        return Some(role_misfit(role));
     }
     if !matches!(kind, Kind::String | Kind::Array) {
         return Some(content_misfit(kind));
     }
-    chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), Format::Anthropic))
+    facts
+        .chat_field_misfit()
+        .or_else(|| facts.parts_misfit(Format::Anthropic))
 }
 
 /// An API reply as returned: `{ type: "message", role: "assistant", content: [...] }`.

@@ -16,7 +16,7 @@ use crate::formats::shared::{
     starts_with_tag, string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
     LANGCHAIN_FIELDS,
 };
-use crate::formats::{MessageReader, RoleRule};
+use crate::formats::{Facts, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
@@ -37,8 +37,9 @@ const CLEARED_ERROR: Replacement = Replacement::Tagged {
 /// A content: no `type` and no `content`, a role that is absent (the API
 /// defaults it to user), `"user"` or `"model"`, and a `parts` array of
 /// untyped parts. `Some` says what does not fit.
-pub fn misfit<N: Node>(message: &N) -> Option<String> {
+pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
     static FOREIGN: [&str; 5] = joined(&[LANGCHAIN_FIELDS, &["type", "content"]]);
+    let message = facts.message;
     if let Some(why) = foreign_field(message, &FOREIGN) {
         return Some(why);
     }

@@ -16,7 +16,7 @@ use crate::formats::shared::{
     has, is_marker, part_at, part_count, string_field, subfield, tag_candidate, tagged, text_block,
     tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
 };
-use crate::formats::MessageReader;
+use crate::formats::{Facts, MessageReader};
 use crate::node::{Kind, Node};
 use crate::util::json::{object, Json};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
@@ -105,7 +105,8 @@ fn body<'a, N: Node>(message: &'a N, reader: &MessageReader) -> Result<Body<'a, 
 /// A serialised message, `{ lc: 1, type: "constructor", id: [...], kwargs:
 /// {...} }`, or a live one, with `lc_kwargs` and a string `type`; `Some` says
 /// what does not fit.
-pub fn misfit<N: Node>(message: &N) -> Option<String> {
+pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
+    let message = facts.message;
     if has(message, LIVE_KWARGS) {
         let kwargs = message.field(LIVE_KWARGS).ok().flatten();
         if kwargs.map(|k| k.kind()) != Some(Kind::Object) {

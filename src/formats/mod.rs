@@ -6,6 +6,7 @@ pub mod ai_sdk;
 pub mod ai_sdk_4;
 pub mod ai_sdk_ui;
 pub mod anthropic;
+mod facts;
 pub mod gemini;
 mod json_text;
 pub mod langchain;
@@ -17,6 +18,7 @@ pub mod result_parts;
 mod role_rule;
 pub mod shared;
 
+pub use facts::Facts;
 pub use reader::MessageReader;
 pub use result_parts::ResultParts;
 pub use role_rule::RoleRule;
@@ -100,16 +102,22 @@ impl Format {
     /// A cheap shape check: could this message be of this format? `Some`
     /// names what does not fit (`its field \`type\``).
     pub fn misfit<N: Node>(self, message: &N) -> Option<String> {
+        self.misfit_of(&Facts::new(message))
+    }
+
+    /// `misfit`, with what other formats' checks read of the message kept
+    /// in `facts` for the next check.
+    pub fn misfit_of<N: Node>(self, facts: &Facts<N>) -> Option<String> {
         match self {
-            Format::OpenAiChat => openai_chat::misfit(message),
-            Format::AiSdk => ai_sdk::misfit(message),
-            Format::Anthropic => anthropic::misfit(message),
-            Format::OpenAiResponses => openai_responses::misfit(message),
-            Format::AiSdk4 => ai_sdk_4::misfit(message),
-            Format::Gemini => gemini::misfit(message),
-            Format::LangChain => langchain::misfit(message),
-            Format::Ollama => ollama::misfit(message),
-            Format::AiSdkUi => ai_sdk_ui::misfit(message),
+            Format::OpenAiChat => openai_chat::misfit(facts),
+            Format::AiSdk => ai_sdk::misfit(facts),
+            Format::Anthropic => anthropic::misfit(facts),
+            Format::OpenAiResponses => openai_responses::misfit(facts),
+            Format::AiSdk4 => ai_sdk_4::misfit(facts),
+            Format::Gemini => gemini::misfit(facts),
+            Format::LangChain => langchain::misfit(facts),
+            Format::Ollama => ollama::misfit(facts),
+            Format::AiSdkUi => ai_sdk_ui::misfit(facts),
         }
     }
 
@@ -506,7 +514,7 @@ fn read<N: Node>(
                 &mut candidates,
                 so_far,
                 &reader,
-                &mut |index, format, message| fits(&mut recall, index, format, message),
+                &mut |index, format, facts| fits(&mut recall, index, format, facts),
             )?
         }
     };
@@ -527,7 +535,7 @@ fn read<N: Node>(
             Some(view) => view,
             None => {
                 let view = format.view(message, &reader(index))?;
-                if forced.is_some() && !fits(&mut recall, index, format, message) {
+                if forced.is_some() && !fits(&mut recall, index, format, &Facts::new(message)) {
                     let why = format.misfit(message).unwrap_or_default();
                     return Err(InputError::type_error(format!(
                         "{} is not a message of the format \"{}\" that options.format names ({why} does not fit it)",
@@ -583,12 +591,12 @@ fn fits<N: Node>(
     recall: &mut Option<&mut Recall>,
     index: usize,
     format: Format,
-    message: &N,
+    facts: &Facts<N>,
 ) -> bool {
     if let Some(fits) = recall.as_deref_mut().and_then(|r| r.fits(index, format)) {
         return fits;
     }
-    let fits = format.accepts(message);
+    let fits = format.misfit_of(facts).is_none();
     if let Some(recall) = recall.as_deref_mut() {
         recall.remember_fit(index, format, fits);
     }
@@ -619,7 +627,7 @@ fn detect<'a, N: Node>(
     candidates_after: &mut Vec<u32>,
     so_far: Option<u32>,
     reader: &dyn Fn(usize) -> MessageReader<'a>,
-    fits: &mut dyn FnMut(usize, Format, &N) -> bool,
+    fits: &mut dyn FnMut(usize, Format, &Facts<N>) -> bool,
 ) -> Result<Format, InputError> {
     let mut candidates: Vec<Format> = match so_far {
         Some(bits) => ALL_FORMATS
@@ -634,10 +642,11 @@ fn detect<'a, N: Node>(
         if message.kind() != Kind::Object {
             return Err(reader(index).type_error("", "a message object", message.kind()));
         }
+        let facts = Facts::new(message);
         let fitting: Vec<Format> = candidates
             .iter()
             .copied()
-            .filter(|f| fits(index, *f, message))
+            .filter(|f| fits(index, *f, &facts))
             .collect();
         if fitting.is_empty() {
             // A well-formed message of another format is a mix; anything

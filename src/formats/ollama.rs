@@ -16,10 +16,10 @@ use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
     foreign_field, has, is_marker, joined, json_text, part_at, part_count, role_misfit,
-    starts_with_tag, string_field, string_role, subfield, untagged, ATTACHMENT_MILLI,
-    CHAT_RESULT_FIELD, CHAT_ROLE, LANGCHAIN_FIELDS,
+    starts_with_tag, string_field, subfield, untagged, ATTACHMENT_MILLI, CHAT_RESULT_FIELD,
+    CHAT_ROLE, LANGCHAIN_FIELDS,
 };
-use crate::formats::MessageReader;
+use crate::formats::{Facts, MessageReader};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
@@ -34,23 +34,22 @@ const UNPAIRED: &str = "";
 /// The four roles, a string content (or none beside tool calls), no `type`
 /// or `name`, and tool calls whose arguments are an object (OpenAI Chat's
 /// are a JSON string).
-pub fn misfit<N: Node>(message: &N) -> Option<String> {
+pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
     static FOREIGN: [&str; 6] = joined(&[LANGCHAIN_FIELDS, &["type", "parts", "name"]]);
-    if let Some(why) = foreign_field(message, &FOREIGN) {
+    if let Some(why) = foreign_field(facts.message, &FOREIGN) {
         return Some(why);
     }
-    let role = match string_role(message) {
+    let role = match facts.string_role() {
         Ok(role) => role,
         Err(why) => return Some(why),
     };
-    if !matches!(role.as_str(), "system" | "user" | "assistant" | "tool") {
-        return Some(role_misfit(&role));
+    if !matches!(role, "system" | "user" | "assistant" | "tool") {
+        return Some(role_misfit(role));
     }
-    match message.field("content").ok().flatten().map(|c| c.kind()) {
-        None | Some(Kind::String) => {}
-        Some(_) => return Some("its content, which is not a string".to_string()),
+    if !matches!(facts.content_kind(), Kind::Undefined | Kind::String) {
+        return Some("its content, which is not a string".to_string());
     }
-    let calls = message.field("tool_calls").ok().flatten()?;
+    let calls = facts.tool_calls()?;
     let len = calls.array_len()?;
     (0..len).find_map(|i| {
         let arguments = arguments_of(&calls.item(i).ok()?)?;
@@ -72,8 +71,7 @@ fn arguments_of<N: Node>(call: &N) -> Option<N> {
 /// not read: one with no id, or with an object as its arguments. (Ollama's
 /// own fields, `OLLAMA_FIELDS`, are in those formats' lists of other
 /// formats' fields.)
-pub fn ollama_calls_misfit<N: Node>(message: &N) -> Option<String> {
-    let calls = message.field("tool_calls").ok().flatten()?;
+pub fn ollama_calls_misfit<N: Node>(calls: &N) -> Option<String> {
     let len = calls.array_len()?;
     (0..len).find_map(|i| {
         let call = calls.item(i).ok()?;

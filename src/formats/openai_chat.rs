@@ -6,25 +6,21 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    content_blocks, is_marker, part_at, part_count, parts, parts_misfit, required_type,
-    string_field, subfield, tag_candidate, text_block, text_milli, untyped_role, ATTACHMENT_MILLI,
-    CHAT_RESULT_FIELD, CHAT_ROLE,
+    content_blocks, is_marker, part_at, part_count, parts, required_type, string_field, subfield,
+    tag_candidate, text_block, text_milli, ATTACHMENT_MILLI, CHAT_RESULT_FIELD, CHAT_ROLE,
 };
-use crate::formats::{Format, MessageReader};
+use crate::formats::{Facts, Format, MessageReader};
 use crate::history::COMPACTION_MARKER_NAME;
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
 /// Any role (unknown ones read as system-like), no `type`, and no part of a
 /// type only another format has; `Some` says what does not fit.
-pub fn misfit<N: Node>(message: &N) -> Option<String> {
-    if let Err(why) = untyped_role(message) {
+pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
+    if let Err(why) = facts.untyped_role() {
         return Some(why);
     }
-    parts_misfit(
-        message.field("content").ok().flatten().as_ref(),
-        Format::OpenAiChat,
-    )
+    facts.parts_misfit(Format::OpenAiChat)
 }
 
 pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {

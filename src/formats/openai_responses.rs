@@ -16,12 +16,11 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    chat_field_misfit, content_blocks, content_misfit, foreign_field, has, is_marker, joined,
-    output_text, parts, parts_misfit, required_type, role_misfit, string_field, tag_candidate,
-    tagged, text_milli, tool_call_block, type_name, untagged, ATTACHMENT_MILLI, LANGCHAIN_FIELDS,
-    OLLAMA_FIELDS,
+    content_blocks, content_misfit, foreign_field, has, is_marker, joined, output_text, parts,
+    required_type, role_misfit, string_field, tag_candidate, tagged, text_milli, tool_call_block,
+    type_name, untagged, ATTACHMENT_MILLI, LANGCHAIN_FIELDS, OLLAMA_FIELDS,
 };
-use crate::formats::{Format, MessageReader, RoleRule};
+use crate::formats::{Facts, Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
@@ -37,25 +36,26 @@ const TEXT_PARTS: &[&str] = &["input_text", "output_text"];
 /// A typed item, an untyped message of one of the four roles with a string
 /// or an array content and no foreign parts, or an untyped item reference;
 /// `Some` says what does not fit.
-pub fn misfit<N: Node>(message: &N) -> Option<String> {
+pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
+    let message = facts.message;
     // No item has `parts`; a Gemini content does.
     static FOREIGN: [&str; 7] = joined(&[&["parts"], LANGCHAIN_FIELDS, OLLAMA_FIELDS]);
     if let Some(why) = foreign_field(message, &FOREIGN) {
         return Some(why);
     }
-    if let Some(why) = crate::formats::ollama::ollama_calls_misfit(message) {
+    if let Some(why) = facts.ollama_calls_misfit() {
         return Some(why);
     }
     match message.field("type") {
         Ok(Some(item_type)) if item_type.text().as_deref() == Some("message") => {
-            message_misfit(message)
+            message_misfit(facts)
         }
         Ok(Some(item_type)) if item_type.kind() == Kind::String => None,
         Ok(Some(item_type)) if item_type.kind() != Kind::Null => {
             Some("its field `type`, which is not a string".to_string())
         }
         Ok(_) if is_reference(message) => None,
-        Ok(_) => message_misfit(message),
+        Ok(_) => message_misfit(facts),
         Err(_) => Some("its field `type`, which could not be read".to_string()),
     }
 }
@@ -70,19 +70,21 @@ fn is_reference<N: Node>(item: &N) -> bool {
             .is_some_and(|id| id.kind() == Kind::String)
 }
 
-fn message_misfit<N: Node>(message: &N) -> Option<String> {
-    let Some(role) = string_field(message, "role") else {
-        return Some("its `role`, which is not a string".to_string());
+fn message_misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
+    let role = match facts.string_role() {
+        Ok(role) => role,
+        Err(why) => return Some(why),
     };
-    if MESSAGE_ROLE.by_name(&role).is_none() {
-        return Some(role_misfit(&role));
+    if MESSAGE_ROLE.by_name(role).is_none() {
+        return Some(role_misfit(role));
     }
-    let content = message.field("content").ok().flatten();
-    let kind = content.as_ref().map_or(Kind::Undefined, Node::kind);
+    let kind = facts.content_kind();
     if !matches!(kind, Kind::String | Kind::Array) {
         return Some(content_misfit(kind));
     }
-    chat_field_misfit(message).or_else(|| parts_misfit(content.as_ref(), Format::OpenAiResponses))
+    facts
+        .chat_field_misfit()
+        .or_else(|| facts.parts_misfit(Format::OpenAiResponses))
 }
 
 /// An item's `type`; an item reference's when it has none (`None` for a

@@ -182,24 +182,6 @@ pub fn part_formats<N: Node>(part: &N) -> FormatSet {
     }
 }
 
-/// Why a content array cannot belong to `format`: its first part of a type
-/// only other formats have (`content[2].type "input_text"`). A content that
-/// is not an array has no parts to object.
-pub fn parts_misfit<N: Node>(content: Option<&N>, format: Format) -> Option<String> {
-    let content = content?;
-    let len = content.array_len().unwrap_or(0);
-    (0..len).find_map(|i| {
-        // A throwing element is left for `view` to report.
-        let part = content.item(i).ok()?;
-        (!part_formats(&part).contains(format)).then(|| {
-            format!(
-                "its content[{i}].type \"{}\"",
-                type_name(&part).unwrap_or_default()
-            )
-        })
-    })
-}
-
 /// The first of `foreign`, fields that belong to other formats, that a
 /// message has. Each format's list is one `static`, read in one call into
 /// JS (`Node::first_field_of`), built by `joined` from the lists that name
@@ -229,15 +211,6 @@ pub const fn joined<const N: usize>(lists: &[&[&'static str]]) -> [&'static str;
     out
 }
 
-/// What no message of a format read by its role alone has (`untyped_role`):
-/// LangChain's fields, a `type` or `parts`, and Ollama's fields.
-static UNTYPED_FOREIGN: [&str; 8] = joined(&[LANGCHAIN_FIELDS, &["type", "parts"], OLLAMA_FIELDS]);
-
-/// A message's `role` when it is a string, or why not.
-pub fn string_role<N: Node>(message: &N) -> Result<String, String> {
-    string_field(message, "role").ok_or_else(|| "its `role`, which is not a string".to_string())
-}
-
 /// A message's `parts` array and its length, or why not.
 pub fn parts_array<N: Node>(message: &N) -> Result<(N, usize), String> {
     let Some(parts) = message.field("parts").ok().flatten() else {
@@ -247,27 +220,6 @@ pub fn parts_array<N: Node>(message: &N) -> Result<(N, usize), String> {
         .array_len()
         .ok_or_else(|| "its `parts`, which is not an array".to_string())?;
     Ok((parts, len))
-}
-
-/// A message's role when it has no `type` field (an item or a response
-/// object has one) and no `parts` (a Gemini content and a UI message have
-/// them), or why not.
-pub fn untyped_role<N: Node>(message: &N) -> Result<String, String> {
-    if let Some(why) = foreign_field(message, &UNTYPED_FOREIGN) {
-        return Err(why);
-    }
-    if let Some(why) = crate::formats::ollama::ollama_calls_misfit(message) {
-        return Err(why);
-    }
-    string_role(message)
-}
-
-/// The field, if any, that only OpenAI Chat messages have.
-pub fn chat_field_misfit<N: Node>(message: &N) -> Option<String> {
-    ["tool_calls", "tool_call_id"]
-        .into_iter()
-        .find(|key| has(message, key))
-        .map(|key| format!("its field `{key}`"))
 }
 
 /// Why a role is not one of a format's roles.
@@ -291,15 +243,6 @@ fn kind_words(kind: Kind) -> &'static str {
         Kind::Array => "an array",
         Kind::Object => "an object",
         Kind::Other => "a non-JSON value",
-    }
-}
-
-/// The kind of a message's `content`, `Undefined` when absent.
-pub fn content_kind<N: Node>(message: &N) -> Kind {
-    match message.field("content") {
-        Ok(Some(content)) => content.kind(),
-        Ok(None) => Kind::Undefined,
-        Err(_) => Kind::Other,
     }
 }
 
