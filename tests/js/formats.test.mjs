@@ -84,6 +84,37 @@ test("a plain history reads the same in every format it fits", () => {
   }
 });
 
+test("detection reads a plain message's fields once for all the formats it fits, not once for each", () => {
+  // Each read of a field, by name, over every message and part.
+  const reads = {};
+  const counted = (object) =>
+    new Proxy(object, {
+      get(target, key, receiver) {
+        if (typeof key === "string") reads[key] = (reads[key] ?? 0) + 1;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+  // Half the messages a string, half two text parts.
+  const n = 200;
+  const plain = Array.from({ length: n }, (_, i) => ({
+    role: i % 2 ? "assistant" : "user",
+    content: i % 4 < 2 ? `message ${i}` : [{ type: "text", text: `part of ${i}` }, { type: "text", text: "and more" }],
+  }));
+  const history = plain.map((message) =>
+    counted({ ...message, content: Array.isArray(message.content) ? message.content.map(counted) : message.content }),
+  );
+  assert.equal(estimateTokens(history), estimateTokens(plain));
+  const perMessage = (key) => (reads[key] ?? 0) / n;
+  // Each format's check reading for itself read a message's role 5 times,
+  // its content 5, `tool_calls` 8 and `type` (its own and its parts') 9.3;
+  // now the checks read each once together (`Facts`), and the reader
+  // again: 2.0, 2.0, 2.0 and 3.3.
+  assert.ok(perMessage("role") < 2.5, `role read ${perMessage("role")} times a message`);
+  assert.ok(perMessage("content") < 2.5, `content read ${perMessage("content")} times a message`);
+  assert.ok(perMessage("tool_calls") < 2.5, `tool_calls read ${perMessage("tool_calls")} times a message`);
+  assert.ok(perMessage("type") < 4, `type read ${perMessage("type")} times a message`);
+});
+
 test("pruning keeps unchanged messages as the very objects and changes only payloads", () => {
   for (const format of FORMATS) {
     const input = deepFreeze(fixture(format));
