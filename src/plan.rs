@@ -2,7 +2,7 @@
 //! for each output message, which input message it is and what (if anything)
 //! was replaced in it. Unchanged messages go back as the very same objects.
 
-use std::ops::Range;
+use std::ops::{Deref, Range};
 
 use serde_json::Value;
 
@@ -14,10 +14,46 @@ pub enum Output {
     Keep(usize),
     /// A copy of the input message at `index` with the payloads at `edits`
     /// replaced by the placeholder.
-    Edited {
-        index: usize,
-        edits: Vec<(Path, Replacement)>,
-    },
+    Edited { index: usize, edits: Edits },
+}
+
+/// The payloads replaced in one message, in order: one held in place (the
+/// most a message has in most histories), more in a vector, so that pruning
+/// thousands of messages is not thousands of allocations. Read it as a
+/// slice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edits {
+    One([(Path, Replacement); 1]),
+    More(Vec<(Path, Replacement)>),
+}
+
+impl Edits {
+    fn push(&mut self, edit: (Path, Replacement)) {
+        match self {
+            Edits::One([first]) => *self = Edits::More(vec![*first, edit]),
+            Edits::More(edits) => edits.push(edit),
+        }
+    }
+}
+
+impl Deref for Edits {
+    type Target = [(Path, Replacement)];
+
+    fn deref(&self) -> &Self::Target {
+        match self {
+            Edits::One(one) => one,
+            Edits::More(edits) => edits,
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Edits {
+    type Item = &'a (Path, Replacement);
+    type IntoIter = std::slice::Iter<'a, (Path, Replacement)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
 }
 
 impl Output {
@@ -47,7 +83,7 @@ pub fn with_edits(len: usize, edits: Vec<Edit>) -> Vec<Output> {
             Output::Keep(index) => {
                 *slot = Output::Edited {
                     index: *index,
-                    edits: vec![(edit.path, edit.replacement)],
+                    edits: Edits::One([(edit.path, edit.replacement)]),
                 };
             }
             Output::Edited { edits, .. } => edits.push((edit.path, edit.replacement)),

@@ -196,6 +196,9 @@ pub struct NewestFirstPruning<'a> {
     turns_seen: usize,
     /// Whether the walk has passed the protected tail's first message.
     past_tail: bool,
+    /// How many messages the walk has passed since then: the rate of tool
+    /// output a message, which says how far back to read next.
+    walked_past_tail: usize,
     walk: ClearingWalk,
 }
 
@@ -206,6 +209,7 @@ impl<'a> NewestFirstPruning<'a> {
             options,
             turns_seen: 0,
             past_tail: options.protect_turns == 0,
+            walked_past_tail: 0,
             walk: ClearingWalk::default(),
         })
     }
@@ -221,6 +225,7 @@ impl<'a> NewestFirstPruning<'a> {
                 self.past_tail = self.turns_seen == self.options.protect_turns;
                 continue;
             }
+            self.walked_past_tail += 1;
             self.walk.visit(
                 start + offset,
                 view.is_marker,
@@ -239,6 +244,19 @@ impl<'a> NewestFirstPruning<'a> {
 
     pub fn decided(&self) -> bool {
         self.walk.decided(self.options)
+    }
+
+    /// How many more messages the walk seems to need to be decided: the
+    /// tool output still to walk (what is left to protect, then to save),
+    /// at the rate of the messages walked past the protected tail so far.
+    /// `None` until the walk has passed the tail and seen some output.
+    pub fn messages_to_decide(&self) -> Option<f64> {
+        let running = self.walk.running as f64;
+        if !self.past_tail || running == 0.0 {
+            return None;
+        }
+        let left = self.options.protect_tokens + self.options.minimum_savings - running;
+        Some(left.max(0.0) * self.walked_past_tail as f64 / running)
     }
 
     pub fn edits(self) -> Vec<Edit> {

@@ -82,10 +82,12 @@ impl ResultParts {
     /// pruning's older messages, not one each.)
     pub fn results_into(&self, parts: u32, errors: u32, results: &mut Vec<ToolResult>) {
         results.clear();
-        for index in 0..MOST_PARTS {
-            if parts & (1 << index) != 0 {
-                results.push(self.result(index, 0, false, errors & (1 << index) != 0));
-            }
+        // Only the set bits, lowest first.
+        let mut rest = parts & !KNOWN;
+        while rest != 0 {
+            let index = rest.trailing_zeros();
+            results.push(self.result(index as usize, 0, false, errors & (1 << index) != 0));
+            rest &= rest - 1;
         }
     }
 

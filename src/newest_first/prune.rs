@@ -66,7 +66,7 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             .views;
         pruning.walk(&views, start);
         end = start;
-        window *= 4;
+        window = next_window(&pruning, window);
     }
     // Decided: of each older message, only whether it is a marker and its
     // results matter (`Format::view_if_results`), in every format the
@@ -109,6 +109,18 @@ fn edits_from_the_end<H: Messages + ?Sized>(
         }
     }
     Some(pruning.edits())
+}
+
+/// The next run of older messages to read: as far back as the walk seems
+/// to need to be decided, and a quarter again (a run that falls short
+/// costs one more, short, run); four times the last run while the walk has
+/// no rate to go by, and never more than that.
+fn next_window(pruning: &NewestFirstPruning, window: usize) -> usize {
+    let most = window * 4;
+    match pruning.messages_to_decide() {
+        Some(needed) => ((needed * 1.25) as usize).max(FIRST_WINDOW).min(most),
+        None => most,
+    }
 }
 
 /// How the results of the older messages with a role are found without
