@@ -143,3 +143,34 @@ fn path_mut<'v>(value: &'v mut Value, path: &[PathStep]) -> Option<&'v mut Value
     }
     Some(current)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A message's edits stay in the order they came, one or many.
+    #[test]
+    fn edits_are_grouped_by_message_in_order() {
+        let edit = |message, index| Edit {
+            message,
+            path: Path::part_field("content", index, "output"),
+            replacement: Replacement::Placeholder,
+        };
+        let outputs = with_edits(4, vec![edit(1, 0), edit(1, 2), edit(1, 5), edit(3, 1)]);
+        assert_eq!(outputs[0], Output::Keep(0));
+        assert_eq!(outputs[2], Output::Keep(2));
+        let paths = |slot: usize| match &outputs[slot] {
+            Output::Edited { edits, .. } => edits.iter().map(|(path, _)| path.to_vec()).collect(),
+            Output::Keep(_) => Vec::new(),
+        };
+        let part = |index| {
+            vec![
+                PathStep::Key("content"),
+                PathStep::Index(index),
+                PathStep::Key("output"),
+            ]
+        };
+        assert_eq!(paths(1), vec![part(0), part(2), part(5)]);
+        assert_eq!(paths(3), vec![part(1)]);
+    }
+}
