@@ -6,7 +6,8 @@
 
 use kram_compaction::cuts;
 use kram_compaction::formats::{
-    read_history, read_structure, shared::tagged, Format, FoundRole, MessageReader, ALL_FORMATS,
+    joined_runs, read_history, read_run, read_structure, shared::tagged, Format, FoundRole,
+    MessageReader, Reading, ALL_FORMATS,
 };
 use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::newest_first;
@@ -247,6 +248,28 @@ fn every_format_s_session_repeated_is_cut_as_a_whole_read_cuts_it() {
                     format.name()
                 );
             }
+        }
+    }
+}
+
+/// Runs read on their own and joined are what one read of them all is:
+/// reasoning before the newest user message counts nothing (OpenAI
+/// Responses), Ollama's calls pair with results by position across runs.
+#[test]
+fn runs_read_on_their_own_and_joined_are_one_read_of_them_all() {
+    for format in ALL_FORMATS.iter().copied() {
+        let long = repeated(format);
+        let messages = refs(&long);
+        let (_, whole) = read_history(&messages, None, "messages", DEFAULT_PLACEHOLDER).unwrap();
+        for runs in [2, 3, 7] {
+            let mut views = Vec::new();
+            for (number, run) in messages.chunks(messages.len().div_ceil(runs)).enumerate() {
+                let first = number * messages.len().div_ceil(runs);
+                let read = read_run(run, first, None, DEFAULT_PLACEHOLDER, Reading::Sizes).unwrap();
+                views.extend(read.views);
+            }
+            joined_runs(&mut views, format);
+            assert_eq!(views, whole, "{} in {runs} runs", format.name());
         }
     }
 }

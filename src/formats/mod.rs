@@ -382,7 +382,7 @@ pub fn read_history<N: Node>(
     argument: &str,
     placeholder: &str,
 ) -> Result<(Format, Vec<MessageView>), InputError> {
-    read(messages, forced, argument, placeholder, true, None).map(Read::pair)
+    read(messages, 0, forced, argument, placeholder, true, None).map(Read::pair)
 }
 
 /// `read_history`, taking what it can from a memo of earlier reads and
@@ -394,7 +394,16 @@ pub fn read_history_remembering<N: Node>(
     placeholder: &str,
     recall: &mut Recall,
 ) -> Result<(Format, Vec<MessageView>), InputError> {
-    read(messages, forced, argument, placeholder, true, Some(recall)).map(Read::pair)
+    read(
+        messages,
+        0,
+        forced,
+        argument,
+        placeholder,
+        true,
+        Some(recall),
+    )
+    .map(Read::pair)
 }
 
 /// `read_structure`, through a memo.
@@ -405,7 +414,16 @@ pub fn read_structure_remembering<N: Node>(
     recall: &mut Recall,
 ) -> Result<Vec<MessageView>, InputError> {
     let placeholder = crate::prune::DEFAULT_PLACEHOLDER;
-    read(messages, forced, argument, placeholder, false, Some(recall)).map(|read| read.views)
+    read(
+        messages,
+        0,
+        forced,
+        argument,
+        placeholder,
+        false,
+        Some(recall),
+    )
+    .map(|read| read.views)
 }
 
 /// `read_history` without the estimates: every check, every role, turn,
@@ -434,7 +452,7 @@ fn read_format_and_structure<N: Node>(
     argument: &str,
 ) -> Result<(Format, Vec<MessageView>), InputError> {
     let placeholder = crate::prune::DEFAULT_PLACEHOLDER;
-    read(messages, forced, argument, placeholder, false, None).map(Read::pair)
+    read(messages, 0, forced, argument, placeholder, false, None).map(Read::pair)
 }
 
 /// What a read of messages found: their format, their views, and every
@@ -461,20 +479,32 @@ pub enum Reading {
 }
 
 /// A run of a history's messages read on their own, for a read newest
-/// first: errors name indexes within the run, and the caller checks that
-/// the runs it read share a format (`Read::formats`).
+/// first: the messages from `first` on, read with their indexes in the
+/// history (Gemini's calls pair by them), and the caller checks that the
+/// runs it read share a format (`Read::formats`).
 pub fn read_run<N: Node>(
     messages: &[N],
+    first: usize,
     forced: Option<Format>,
     placeholder: &str,
     reading: Reading,
 ) -> Result<Read, InputError> {
     let sizes = reading == Reading::Sizes;
-    read(messages, forced, "messages", placeholder, sizes, None)
+    read(
+        messages,
+        first,
+        forced,
+        "messages",
+        placeholder,
+        sizes,
+        None,
+    )
 }
 
+/// Reads `messages`, the history's messages from `first` on.
 fn read<N: Node>(
     messages: &[N],
+    first: usize,
     forced: Option<Format>,
     argument: &str,
     placeholder: &str,
@@ -483,7 +513,7 @@ fn read<N: Node>(
 ) -> Result<Read, InputError> {
     let reader = |index| MessageReader {
         argument,
-        index,
+        index: first + index,
         placeholder,
         sizes,
         cleared: false,
@@ -554,11 +584,7 @@ fn read<N: Node>(
         }
         views.push(view);
     }
-    drop_earlier_reasoning(&mut views, &history.carried);
-    // Ollama's calls have no ids: they pair with results by position.
-    if format == Format::Ollama {
-        ollama::pair_by_position(&mut views);
-    }
+    across_messages(&mut views, &history.carried, format);
     let formats = match (forced, candidates.last()) {
         (Some(format), _) => format.bit(),
         (None, Some(&bits)) => bits,
@@ -601,6 +627,31 @@ fn fits<N: Node>(
         recall.remember_fit(index, format, fits);
     }
     fits
+}
+
+/// What a read settles across its messages once each is read: the
+/// reasoning that counts nothing, and Ollama's pairs. `carried` are the
+/// messages that carry reasoning, with their estimates.
+fn across_messages(views: &mut [MessageView], carried: &[(usize, u64)], format: Format) {
+    drop_earlier_reasoning(views, carried);
+    // Ollama's calls have no ids: they pair with results by position.
+    if format == Format::Ollama {
+        ollama::pair_by_position(views);
+    }
+}
+
+/// Views of runs of messages read on their own (`read_run`), one after
+/// another, made what one read of them all in `format` makes. A run's own
+/// read counts nothing of reasoning before its newest user message, which
+/// is before the newest of them all too.
+pub fn joined_runs(views: &mut [MessageView], format: Format) {
+    let newest_turn = views.iter().rposition(|view| view.starts_user_turn);
+    for view in &mut views[..newest_turn.unwrap_or(0)] {
+        if view.carried_reasoning {
+            view.tokens = 0;
+        }
+    }
+    across_messages(views, &[], format);
 }
 
 /// Reasoning carried back from before the newest user message is not

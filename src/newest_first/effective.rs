@@ -48,9 +48,14 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
         return None;
     }
     let mut runs = Runs::new();
-    let leading = all.run(0..LEADING_PROBE)?;
     let probe = runs
-        .read(&leading, format, DEFAULT_PLACEHOLDER, Reading::Structure)?
+        .read(
+            all,
+            0..LEADING_PROBE,
+            format,
+            DEFAULT_PLACEHOLDER,
+            Reading::Structure,
+        )?
         .views;
     let instructions = cuts::instructions(&probe);
     if instructions == probe.len() {

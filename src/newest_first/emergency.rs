@@ -1,13 +1,13 @@
 //! The emergency cut, read newest first: the leading system messages, then
-//! a window of the newest messages, longer each time, until what was read
+//! runs of older and older messages, each read once, until what was read
 //! decides the cut as a read of the whole history would.
 
 use crate::cuts;
 use crate::error::InputError;
-use crate::formats::{read_history, read_structure, Format};
+use crate::formats::{joined_runs, read_history, read_structure, Format, Reading};
 use crate::prune::{self, Cut, DEFAULT_PLACEHOLDER};
 
-use super::{Messages, FIRST_WINDOW, LEADING_PROBE};
+use super::{Messages, Runs, FIRST_WINDOW, LEADING_PROBE};
 
 /// `prune::emergency_cut` of `messages`, read newest first.
 pub fn emergency_cut<H: Messages + ?Sized>(
@@ -23,33 +23,54 @@ pub fn emergency_cut<H: Messages + ?Sized>(
     Ok(prune::emergency_cut(&views, max_tokens))
 }
 
-/// The cut from the leading messages and a window of the newest ones, or
-/// `None` to read the whole history.
+/// The cut from the leading messages and runs of the newest ones, or
+/// `None` to read the whole history (which then says what is wrong).
 pub fn windowed_cut<H: Messages + ?Sized>(
     messages: &H,
     max_tokens: f64,
     format: Option<Format>,
 ) -> Option<Cut> {
     let leading = leading_messages(messages, format)?;
+    let mut runs = Runs::new();
+    let sizes = Reading::Sizes;
+    // The leading messages, then the messages read so far from `start` on.
+    let mut views = runs
+        .read(messages, 0..leading, format, DEFAULT_PLACEHOLDER, sizes)?
+        .views;
+    let mut start = messages.len();
     let mut window = FIRST_WINDOW;
-    // A window of more than half the history costs about what the whole does.
-    while leading + window < messages.len() && window * 2 <= messages.len() {
-        let start = messages.len() - window;
-        let mut read = messages.run(0..leading)?;
-        read.extend(messages.run(start..messages.len())?);
-        // The errors of a whole read name the message's own index.
-        let (_, views) = read_history(&read, format, "messages", DEFAULT_PLACEHOLDER).ok()?;
+    loop {
+        let run_start = start.saturating_sub(window).max(leading);
+        let range = run_start..start;
+        let mut run = runs
+            .read(messages, range, format, DEFAULT_PLACEHOLDER, sizes)?
+            .views;
+        let mut newer = views.split_off(leading);
+        views.append(&mut run);
+        views.append(&mut newer);
+        start = run_start;
+        joined_runs(&mut views, runs.format()?);
+        if start == leading {
+            return Some(prune::emergency_cut(&views, max_tokens));
+        }
         if let Some(cut) = prune::emergency_cut_of_window(&views, leading, start, max_tokens) {
             return Some(cut);
         }
-        // The next window reaches as far back as the budget seems to, at
-        // what this window's messages cost, and half as far again (at
-        // least twice as far as this one).
-        let tokens = cuts::tokens(&views, leading..views.len()).max(1);
-        let reach = window as f64 * (max_tokens / tokens as f64) * 1.5;
-        window = (reach.min(messages.len() as f64) as usize).max(window * 2);
+        // The next run reaches as far back as the budget seems to, at what
+        // the messages read so far cost, and a tenth again (a run that falls
+        // short costs one more run); twice as far back when the budget is
+        // spent already (a cut there may answer a call not read yet).
+        let read = messages.len() - start;
+        let tokens = cuts::tokens(&views, leading..views.len()) as f64;
+        let reach = if tokens < max_tokens {
+            max_tokens / tokens * 1.1
+        } else {
+            2.0
+        };
+        window = ((read as f64 * reach) as usize)
+            .saturating_sub(read)
+            .max(FIRST_WINDOW);
     }
-    None
 }
 
 /// How many system messages the history begins with, when a few messages

@@ -42,7 +42,7 @@ use std::ops::Range;
 
 use crate::error::InputError;
 use crate::formats::{read_run, Format, FoundRole, Read, Reading, ALL_FORMATS};
-use crate::node::{Node, UNTYPED};
+use crate::node::UNTYPED;
 
 /// The first window of newest messages, in messages.
 const FIRST_WINDOW: usize = 32;
@@ -186,16 +186,28 @@ impl Runs {
             .collect()
     }
 
-    /// The run's read, `None` when it fails or fits no format the runs
-    /// before it fit: the whole read then says why.
-    fn read<N: Node>(
+    /// The format of every run so far: the first that all of them fit, as
+    /// a read of them all detects it.
+    fn format(&self) -> Option<Format> {
+        ALL_FORMATS
+            .iter()
+            .copied()
+            .find(|format| self.formats & format.bit() != 0)
+    }
+
+    /// The read of the messages of `history` in `range`, `None` when it
+    /// fails or fits no format the runs before it fit: the whole read then
+    /// says why.
+    fn read<H: Messages + ?Sized>(
         &mut self,
-        messages: &[N],
+        history: &H,
+        range: Range<usize>,
         format: Option<Format>,
         placeholder: &str,
         reading: Reading,
     ) -> Option<Read> {
-        let read = read_run(messages, format, placeholder, reading).ok()?;
+        let messages = history.run(range.clone())?;
+        let read = read_run(&messages, range.start, format, placeholder, reading).ok()?;
         self.formats &= read.formats;
         (self.formats != 0).then_some(read)
     }

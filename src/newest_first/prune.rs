@@ -57,12 +57,7 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     while end > 0 && !pruning.decided() {
         let start = end.saturating_sub(window);
         let views = runs
-            .read(
-                &effective.run(start..end)?,
-                format,
-                placeholder,
-                Reading::Sizes,
-            )?
+            .read(effective, start..end, format, placeholder, Reading::Sizes)?
             .views;
         pruning.walk(&views, start);
         end = start;
