@@ -45,6 +45,11 @@ function byteTouch(messages) {
   return at;
 }
 
+/** One string copied into the memory with one encodeInto. */
+function copyOnce(text) {
+  return encoder.encodeInto(text, new Uint8Array(memory.buffer)).written;
+}
+
 /** Every string of a history, for the text-only estimators. */
 function strings(messages) {
   const out = [];
@@ -154,6 +159,11 @@ for (const size of SIZES) {
   // taken in with one copy and estimated with no walk of any message.
   const oneText = [{ role: "user", content: texts.join("\n") }];
   await measure("estimateTokens, the text as one string", () => kram.estimateTokens(oneText));
+  // That string copied into memory alone, with one encodeInto, as the module
+  // takes it in: the floor less this is the estimate's own arithmetic, which
+  // any reading adds to the byte-touch limit.
+  reserve(bytes + stringCount);
+  await measure("the text as one string, copied alone", () => copyOnce(oneText[0].content));
   // The same messages as a chat UI keeps them, text only: each fits six
   // formats, so detection checks it against every one of them.
   const plainText = history.chat.map((m) => ({ role: m.role === "tool" ? "user" : m.role, content: m.content ?? "" }));
@@ -286,6 +296,7 @@ const fmt = (t) => `${t.median.toFixed(2)} (±${(((t.max - t.min) / 2 / t.median
 const pairs = [
   ["estimateTokens", "plain JS estimateTokens", "tokenx estimateTokenCount", "gpt-tokenizer o200k count"],
   ["estimateTokens, the text as one string", "estimateTokens"],
+  ["the text as one string, copied alone"],
   ["estimateTokens, plain text messages", "byte-touch, plain text messages"],
   ["needsCompaction", "plain JS needsCompaction"],
   ["effectiveHistory", "plain JS effectiveHistory"],
