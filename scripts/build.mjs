@@ -130,8 +130,10 @@ await step("wasm-opt", () => {
   // --converge and the strip flags: 0.2 KB gzipped less than -Oz alone. The
   // two memory flags (0.7 KB) hold for a wasm-bindgen module: Rust places
   // nothing in the first 1 KB of memory, and the module's own memory starts
-  // zeroed.
-  const flags = ["-Oz", "--converge", "--low-memory-unused", "--zero-filled-memory", "--strip-producers", "--strip-debug"];
+  // zeroed. The control flow flattened and rebuilt between two rounds of -Oz
+  // (--flatten --rereloop): 0.27 KB gzipped less, 2.5 KB raw, at the same
+  // speed (every history function within 5% in one process, 2026-12-06).
+  const flags = ["-Oz", "--flatten", "--rereloop", "-Oz", "--converge", "--low-memory-unused", "--zero-filled-memory", "--strip-producers", "--strip-debug"];
   const key = createHash("sha256").update(hashOf(bindgenWasm)).update(flags.join(" ")).digest("hex").slice(0, 16);
   const folder = cached("wasm-opt", key, (out) =>
     run(bin("wasm-opt"), [...flags, bindgenWasm, "-o", join(out, `${crate}_bg.wasm`)]),
