@@ -74,7 +74,8 @@ export const estimateTokens = wasm.estimateTokens as unknown as ReadMessages<[op
 
 /**
  * Whether the estimate of `effective` is over `maxTokens` (default
- * `DEFAULT_MAX_TOKENS`).
+ * `DEFAULT_MAX_TOKENS`). Read newest first: once the newest messages are
+ * over the budget, the older ones are left unread.
  *
  * @example
  * ```js

@@ -1,6 +1,7 @@
 //! The history functions as the package exports them, over any `Node`: each
-//! reads and checks the history (`effective_history`, `prune_for_model` and
-//! `emergency_prune` only as far back as their decision needs, see
+//! reads and checks the history (`needs_compaction`, `effective_history`,
+//! `prune_for_model` and `emergency_prune` only as far back as their
+//! decision needs, see
 //! `crate::newest_first`), then applies one rule. Each has a
 //! `_with` twin that reads through a memo of earlier reads (`crate::memo`):
 //! the same answer, and a message already read is not read again.
@@ -98,7 +99,7 @@ pub fn estimate_tokens_with<N: Node>(
     )
 }
 
-pub fn needs_compaction<N: Node>(
+pub fn needs_compaction<N: Node + Clone>(
     effective: &[N],
     max_tokens: f64,
     format: Option<Format>,
@@ -106,14 +107,22 @@ pub fn needs_compaction<N: Node>(
     needs_compaction_with(effective, max_tokens, format, None)
 }
 
-pub fn needs_compaction_with<N: Node>(
-    effective: &[N],
+/// `needs_compaction` of a history read a message at a time without a
+/// memo (`Messages`), newest first until it is over the budget, or whole
+/// through one.
+pub fn needs_compaction_with<H: Messages + ?Sized>(
+    effective: &H,
     max_tokens: f64,
     format: Option<Format>,
     memo: Memo,
 ) -> Result<bool, InputError> {
     let max_tokens = check_budget(max_tokens, "maxTokens")?;
-    read_effective(effective, format, memo, |views| {
+    if memo.is_none() {
+        if let Some(over) = crate::newest_first::over_budget(effective, max_tokens, format) {
+            return Ok(over);
+        }
+    }
+    read_effective(effective.all()?, format, memo, |views| {
         history::needs_compaction(views, max_tokens)
     })
 }

@@ -307,16 +307,21 @@ fn every_format_s_session_repeated_has_the_bounds_and_the_pruning_of_a_whole_rea
     }
 }
 
+/// A chat history of 300 messages: every kind `build` makes, in turn.
+fn three_hundred_messages() -> Vec<Value> {
+    let parts: Vec<(u8, usize, u8)> = (0..300)
+        .map(|i| ((i % 10) as u8, 40, (i % 24) as u8))
+        .collect();
+    build(&parts)
+}
+
 /// Older messages than the newest marker are read for their role alone;
 /// pruning reads every older tool message (in OpenAI Chat, only tool
 /// messages hold results), so its errors there are the whole read's, and
 /// leaves the other older messages at their role.
 #[test]
 fn a_bad_message_before_the_marker_is_not_read_and_pruning_reads_every_older_result() {
-    let parts: Vec<(u8, usize, u8)> = (0..300)
-        .map(|i| ((i % 10) as u8, 40, (i % 24) as u8))
-        .collect();
-    let mut messages = build(&parts);
+    let mut messages = three_hundred_messages();
     let marker = messages.len() - 50;
     messages.insert(
         marker,
@@ -387,6 +392,44 @@ fn a_system_message_named_as_the_marker_is_one_in_every_format_that_takes_it() {
         newest_first::effective_bounds(&messages[..], None, "all").unwrap(),
         whole_bounds(&messages, None)
     );
+}
+
+/// Over a budget as a read of the whole history says: at 40 budgets and
+/// at the estimate itself and one token either side, where a message's
+/// reasoning counted by mistake (OpenAI Responses) would tip the answer.
+#[test]
+fn every_format_s_session_repeated_is_over_a_budget_as_a_whole_read_says() {
+    for format in ALL_FORMATS.iter().copied() {
+        let long = repeated(format);
+        let messages = refs(&long);
+        let total = kram_compaction::history_functions::estimate_tokens(&messages, None).unwrap();
+        let mut budgets = fortieths(&messages, 1..=40);
+        budgets.extend([total - 1, total, total + 1].map(|budget| budget as f64));
+        for forced in [None, Some(format)] {
+            for &budget in &budgets {
+                assert_eq!(
+                    newest_first::over_budget(&messages[..], budget, forced),
+                    Some(total as f64 > budget),
+                    "{} at {budget} of {total}",
+                    format.name()
+                );
+            }
+        }
+    }
+}
+
+/// Over a budget, the older messages are not read: a broken one among them
+/// is not refused. Under it, every message is read, and a broken one is the
+/// whole read's error.
+#[test]
+fn over_a_budget_the_older_messages_are_left_unread() {
+    let mut messages = three_hundred_messages();
+    messages[20]["content"] = json!(7);
+    let messages = refs(&messages);
+    let needs = kram_compaction::history_functions::needs_compaction;
+    assert_eq!(needs(&messages, 2_000.0, None), Ok(true));
+    let whole = read_history(&messages, None, "effective", DEFAULT_PLACEHOLDER).unwrap_err();
+    assert_eq!(needs(&messages, 1e9, None), Err(whole));
 }
 
 #[test]

@@ -74,7 +74,7 @@ fn needs(
     options: Option<FormatOptionsArg>,
     memo: Option<(&mut HistoryMemo, &[u32])>,
 ) -> Result<bool, JsValue> {
-    let effective = read_array(&effective, "effective")?;
+    let effective = JsHistory::new(&effective, "effective")?;
     let format = read_format_option(options.as_ref())?;
     let max_tokens = read_max_tokens(max_tokens.as_ref())?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));

@@ -7,7 +7,7 @@ use crate::error::InputError;
 use crate::formats::{joined_runs, read_history, read_structure, Format, Reading};
 use crate::prune::{self, Cut, DEFAULT_PLACEHOLDER};
 
-use super::{Messages, Runs, FIRST_WINDOW, LEADING_PROBE};
+use super::{next_run, Messages, Runs, FIRST_WINDOW, LEADING_PROBE};
 
 /// `prune::emergency_cut` of `messages`, read newest first.
 pub fn emergency_cut<H: Messages + ?Sized>(
@@ -56,20 +56,10 @@ pub fn windowed_cut<H: Messages + ?Sized>(
         if let Some(cut) = prune::emergency_cut_of_window(&views, leading, start, max_tokens) {
             return Some(cut);
         }
-        // The next run reaches as far back as the budget seems to, at what
-        // the messages read so far cost, and a tenth again (a run that falls
-        // short costs one more run); twice as far back when the budget is
-        // spent already (a cut there may answer a call not read yet).
-        let read = messages.len() - start;
-        let tokens = cuts::tokens(&views, leading..views.len()) as f64;
-        let reach = if tokens < max_tokens {
-            max_tokens / tokens * 1.1
-        } else {
-            2.0
-        };
-        window = ((read as f64 * reach) as usize)
-            .saturating_sub(read)
-            .max(FIRST_WINDOW);
+        // Not decided: the budget is not spent yet, or it is and a kept
+        // result may answer a call not read yet.
+        let tokens = cuts::tokens(&views, leading..views.len());
+        window = next_run(messages.len() - start, tokens, max_tokens);
     }
 }
 

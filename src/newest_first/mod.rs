@@ -1,7 +1,7 @@
 //! Reading a history newest first, only as far back as a decision needs.
 //! Whatever the messages read cannot settle, and any error, goes to the read
 //! of the whole history, so the answers and the errors are a whole read's.
-//! The emergency cut leaves the older messages unread, and the effective
+//! The emergency cut and the budget check leave the older messages unread, and the effective
 //! history reads most messages' roles alone (so a history that mixes
 //! formats, or holds a broken message, only among those is not refused);
 //! pruning reads the older messages without their estimates, and where
@@ -11,6 +11,8 @@
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.
+//! - `over_budget`: whether the history is over a budget reads the newest
+//!   messages until they are over it, or every message.
 //! - `effective`: the effective history reads the leading messages for the
 //!   instructions, then each message's role from the end (and the whole
 //!   message only when the role is a marker's) until one is a marker.
@@ -31,11 +33,13 @@
 mod effective;
 mod emergency;
 mod messages;
+mod over_budget;
 mod prune;
 
 pub use effective::effective_bounds;
 pub use emergency::{emergency_cut, windowed_cut};
 pub use messages::Messages;
+pub use over_budget::over_budget;
 pub use prune::prune_plan;
 
 use std::ops::Range;
@@ -54,6 +58,22 @@ pub const SHORTEST_READ_NEWEST_FIRST: usize = 2 * FIRST_WINDOW;
 /// The leading messages are looked for in this many messages; a history
 /// that begins with more system messages than this is read whole.
 const LEADING_PROBE: usize = 8;
+
+/// The length of the next run of older messages to read, when the `read`
+/// newest messages came to `tokens`: as far back as `max_tokens` seems to
+/// reach at that rate, and a tenth again (a run that falls short costs one
+/// more run); as far again as was read once the budget is spent.
+fn next_run(read: usize, tokens: u64, max_tokens: f64) -> usize {
+    let tokens = tokens as f64;
+    let reach = if tokens < max_tokens {
+        max_tokens / tokens * 1.1
+    } else {
+        2.0
+    };
+    ((read as f64 * reach) as usize)
+        .saturating_sub(read)
+        .max(FIRST_WINDOW)
+}
 
 /// The role names found many messages at a time (`Messages::role_names`): a
 /// message with another role is read itself.
