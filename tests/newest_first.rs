@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 mod common;
-use common::{fixture, refs};
+use common::{assert_same_in_every_format, fixture, refs};
 
 /// The cut of the whole history's views, as `emergencyPrune` made it before.
 fn whole_cut(messages: &[&Value], max_tokens: f64, format: Option<Format>) -> Vec<usize> {
@@ -250,6 +250,28 @@ fn every_format_s_session_repeated_is_cut_as_a_whole_read_cuts_it() {
             }
         }
     }
+}
+
+/// The premise of every read newest first: a message that fits several
+/// formats reads the same in each, on every format's session, on generated
+/// histories, and on messages with a `name` (OpenAI Chat counts it; the
+/// fuzzer found a named system message read as 10 tokens there and 4 in
+/// the AI SDK's and OpenAI Responses' formats, which took it too).
+#[test]
+fn a_message_that_fits_several_formats_reads_the_same_in_each() {
+    for format in ALL_FORMATS.iter().copied() {
+        assert_same_in_every_format(&refs(&fixture(format)));
+    }
+    assert_same_in_every_format(&refs(&three_hundred_messages()));
+    let named =
+        |role: &str| json!({ "role": role, "name": COMPACTION_MARKER_NAME, "content": "So far." });
+    let messages = [
+        named("system"),
+        named("user"),
+        named("assistant"),
+        named("developer"),
+    ];
+    assert_same_in_every_format(&refs(&messages));
 }
 
 /// Runs read on their own and joined are what one read of them all is:

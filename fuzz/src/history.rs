@@ -22,6 +22,8 @@ use crate::gen::Gen;
 #[path = "../../tests/common/runs.rs"]
 mod runs;
 use runs::contiguous_runs;
+#[path = "../../tests/common/same_reading.rs"]
+mod same_reading;
 
 /// One fuzz case: a history (structured or raw JSON), a budget and prune
 /// options, all read from the bytes.
@@ -29,6 +31,7 @@ pub fn run(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let Ok(case) = Case::read(&mut u) else { return };
     let refs: Vec<&Value> = case.messages.iter().collect();
+    same_reading::assert_same_in_every_format(&refs);
     let detected = check(&case, &refs, None);
     // Forcing the detected format reads the same views: nothing new to check.
     for format in ALL_FORMATS.iter().filter(|f| Some(**f) != detected) {
@@ -168,7 +171,15 @@ fn check(case: &Case, refs: &[&Value], forced: Option<Format>) -> Option<Format>
         }
         check_error(described.as_ref().unwrap_err(), "messages", &mut first);
         if budget_ok(max) {
-            check_error(needs.as_ref().unwrap_err(), "effective", &mut first);
+            // Read newest first, the budget check stops once the newest
+            // messages are over the budget, and may leave the bad one unread.
+            match &needs {
+                Err(error) => check_error(error, "effective", &mut first),
+                Ok(over) => assert!(
+                    *over,
+                    "only a history over its budget leaves a message unread"
+                ),
+            }
             // Read newest first, a long history's cut may leave the bad
             // message unread (see kram_compaction::newest_first).
             match &emergency {

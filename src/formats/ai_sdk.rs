@@ -139,11 +139,12 @@ pub fn view_with<N: Node>(
         }
     }
     let first = tag_candidate(&role_name, content.as_ref());
-    view.mark(is_marker(
-        &role_name,
-        string_field(message, "name").as_deref(),
-        first,
-    ));
+    // A `name` counts as OpenAI Chat counts it (a system message named as
+    // its marker is one here too): a message that fits several formats
+    // must read the same in each (see `crate::newest_first`).
+    let name = string_field(message, "name");
+    milli += name.as_deref().map_or(0, |name| reader.milli(name));
+    view.mark(is_marker(&role_name, name.as_deref(), first));
     view.tokens = MESSAGE_OVERHEAD + estimate::milli_to_tokens(milli);
     Ok(view)
 }

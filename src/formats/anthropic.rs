@@ -9,9 +9,9 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    content_blocks, content_misfit, foreign_field, is_marker, output_text, parts, required_type,
-    role_misfit, string_field, subfield, tag_candidate, text_block, text_milli, tool_call_block,
-    type_name, ATTACHMENT_MILLI, LANGCHAIN_FIELDS,
+    content_blocks, content_misfit, foreign_field, is_marker, joined, output_text, parts,
+    required_type, role_misfit, string_field, subfield, tag_candidate, text_block, text_milli,
+    tool_call_block, type_name, ATTACHMENT_MILLI, LANGCHAIN_FIELDS,
 };
 use crate::formats::{Facts, Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
@@ -25,7 +25,10 @@ const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
 /// reply stored as the API returned it (`type: "message"`, with `id`,
 /// `model`, `stop_reason`, `usage`, ...). `Some` says what does not fit.
 pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
-    if let Some(why) = foreign_field(facts.message, LANGCHAIN_FIELDS) {
+    // No `MessageParam` has a `name`; OpenAI Chat's messages may, and count
+    // it, and a message that fits several formats must read the same in each.
+    static FOREIGN: [&str; 4] = joined(&[LANGCHAIN_FIELDS, &["name"]]);
+    if let Some(why) = foreign_field(facts.message, &FOREIGN) {
         return Some(why);
     }
     let kind = facts.content_kind();

@@ -210,14 +210,16 @@ fn message_milli<N: Node>(
         }
     };
     // A system message named as OpenAI Chat's marker is one here too, as in
-    // every format that takes such a message: the reads newest first rely
-    // on a message that fits several formats reading the same in each.
+    // every format that takes such a message, and a `name` counts as there:
+    // the reads newest first rely on a message that fits several formats
+    // reading the same in each.
+    let name = string_field(item, "name");
     view.mark(is_marker(
         &role_name,
-        string_field(item, "name").as_deref(),
+        name.as_deref(),
         tag_candidate(&role_name, content.as_ref()),
     ));
-    Ok(milli)
+    Ok(milli + name.as_deref().map_or(0, |name| reader.milli(name)))
 }
 
 /// Text parts by their text, images, files and audio at the attachment cost,

@@ -28,7 +28,9 @@
 //!
 //! Messages read are read in the history's format, detected from them:
 //! the whole history's format or one that reads them the same (a message
-//! that fits several formats reads the same in each).
+//! that fits several formats reads the same in each: the integration tests
+//! and the fuzz target hold every message to it,
+//! `tests/common/same_reading.rs`).
 
 mod effective;
 mod emergency;

@@ -22,10 +22,13 @@ pub fn refs(values: &[Value]) -> Vec<&Value> {
     values.iter().collect()
 }
 
-// The fuzz targets include this file too (`fuzz/src/history.rs`).
+// The fuzz targets include these files too (`fuzz/src/history.rs`).
 mod runs;
+mod same_reading;
 #[allow(unused_imports)]
 pub use runs::contiguous_runs;
+#[allow(unused_imports)]
+pub use same_reading::assert_same_in_every_format;
 
 /// A plain text message of `role` (`user`, `assistant`) in the shape of a
 /// format: `{ role, content }`, a Gemini content, a UI message, or a

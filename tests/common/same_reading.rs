@@ -1,0 +1,60 @@
+//! The premise of every read newest first (`kram_compaction::newest_first`):
+//! a message that fits several formats reads the same in each, so runs of
+//! messages read in any format they fit add up to a read of the whole
+//! history in its own format. A file of its own, included (`#[path]`) by the
+//! fuzz target as by the integration tests.
+
+use kram_compaction::formats::{Format, MessageReader, ALL_FORMATS};
+use kram_compaction::node::Node;
+use kram_compaction::prune::DEFAULT_PLACEHOLDER;
+use kram_compaction::view::MessageView;
+
+/// Panics, naming the message and the two formats, at the first message of
+/// `messages` that reads differently in two formats it fits.
+#[allow(dead_code)]
+pub fn assert_same_in_every_format<N: Node>(messages: &[N]) {
+    for (index, message) in messages.iter().enumerate() {
+        let reader = MessageReader {
+            argument: "messages",
+            index,
+            placeholder: DEFAULT_PLACEHOLDER,
+            sizes: true,
+            cleared: false,
+        };
+        let mut first: Option<(Format, _)> = None;
+        for format in ALL_FORMATS.iter().copied() {
+            if format.misfit(message).is_some() {
+                continue;
+            }
+            let Ok(view) = format.view(message, &reader) else {
+                continue;
+            };
+            match &first {
+                None => first = Some((format, view)),
+                Some((other, first_view)) => {
+                    // Ollama's calls have no ids: the read gives them ids by
+                    // position once every message is read.
+                    let by_position = [*other, format].contains(&Format::Ollama);
+                    assert_eq!(
+                        without_ids(first_view, by_position),
+                        without_ids(&view, by_position),
+                        "messages[{index}] reads differently as {} and as {}",
+                        other.name(),
+                        format.name()
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// The view with its call ids blanked when they are to be given by position.
+fn without_ids(view: &MessageView, by_position: bool) -> MessageView {
+    let mut view = view.clone();
+    if by_position {
+        for id in view.opens.iter_mut().chain(view.answers.iter_mut()) {
+            id.clear();
+        }
+    }
+    view
+}
