@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use kram_compaction::content::Block;
 use kram_compaction::error::ErrorClass;
-use kram_compaction::formats::{read_history, read_structure, Format, MessageReader, ALL_FORMATS};
+use kram_compaction::formats::{read_history, read_structure, Format, ALL_FORMATS};
 use kram_compaction::history_functions;
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::DEFAULT_PLACEHOLDER;
@@ -14,7 +14,7 @@ use kram_compaction::view::MessageView;
 use serde_json::{json, Value};
 
 mod common;
-use common::{eager, fixture, plain, refs};
+use common::{eager, fixture, plain, reader_of, refs};
 
 fn views(messages: &[Value], forced: Option<Format>) -> (Format, Vec<MessageView>) {
     read_history(&refs(messages), forced, "messages", DEFAULT_PLACEHOLDER).unwrap()
@@ -369,14 +369,7 @@ fn transcript(messages: &[Value]) -> Vec<(String, Vec<Block>)> {
         .iter()
         .enumerate()
         .map(|(index, message)| {
-            let reader = MessageReader {
-                argument: "messages",
-                index,
-                placeholder: DEFAULT_PLACEHOLDER,
-                sizes: true,
-                cleared: false,
-            };
-            let content = format.content(&message, &reader).unwrap();
+            let content = format.content(&message, &reader_of(index)).unwrap();
             (content.role, content.blocks)
         })
         .collect()

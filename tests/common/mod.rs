@@ -28,7 +28,7 @@ mod same_reading;
 #[allow(unused_imports)]
 pub use runs::contiguous_runs;
 #[allow(unused_imports)]
-pub use same_reading::assert_same_in_every_format;
+pub use same_reading::{assert_same_in_every_format, reader_of};
 
 /// A plain text message of `role` (`user`, `assistant`) in the shape of a
 /// format: `{ role, content }`, a Gemini content, a UI message, or a

@@ -9,18 +9,25 @@ use kram_compaction::node::Node;
 use kram_compaction::prune::DEFAULT_PLACEHOLDER;
 use kram_compaction::view::MessageView;
 
+/// The reader of `messages[index]` with its sizes, as a read of the whole
+/// history `messages` reads it.
+#[allow(dead_code)]
+pub fn reader_of(index: usize) -> MessageReader<'static> {
+    MessageReader {
+        argument: "messages",
+        index,
+        placeholder: DEFAULT_PLACEHOLDER,
+        sizes: true,
+        cleared: false,
+    }
+}
+
 /// Panics, naming the message and the two formats, at the first message of
 /// `messages` that reads differently in two formats it fits.
 #[allow(dead_code)]
 pub fn assert_same_in_every_format<N: Node>(messages: &[N]) {
     for (index, message) in messages.iter().enumerate() {
-        let reader = MessageReader {
-            argument: "messages",
-            index,
-            placeholder: DEFAULT_PLACEHOLDER,
-            sizes: true,
-            cleared: false,
-        };
+        let reader = reader_of(index);
         let mut first: Option<(Format, _)> = None;
         for format in ALL_FORMATS.iter().copied() {
             if format.misfit(message).is_some() {
