@@ -185,6 +185,28 @@ test("the newest-first reads take no element of the array that their decision do
   const effective = kram.effectiveHistory(search.proxy);
   assert.deepEqual(effective, whole((memo) => memo.effectiveHistory(marked)));
   assert.ok(search.count.reads < 3 * (effective.length + 32), `${search.count.reads} element reads for ${effective.length} kept`);
+  // The budget check stops once the newest messages are over the budget;
+  // under it, it takes every element once.
+  const total = estimateTokens(history);
+  for (const [budget, most] of [[2_000, 200], [total / 2, 0.7 * history.length], [total, history.length]]) {
+    const check = countedElements(history);
+    assert.equal(kram.needsCompaction(check.proxy, budget), whole((memo) => memo.needsCompaction(history, budget)));
+    assert.ok(check.count.reads <= most, `${check.count.reads} element reads at ${budget} of ${total}`);
+  }
+  // The emergency cut at half the estimate reads each message it keeps
+  // once, and about as many again of the answer; before, it read the
+  // history whole.
+  const half = countedElements(history);
+  const halfKept = kram.emergencyPrune(half.proxy, total / 2);
+  assert.deepEqual(halfKept, whole((memo) => memo.emergencyPrune(history, total / 2)));
+  assert.ok(half.count.reads < 2.5 * halfKept.length, `${half.count.reads} element reads for ${halfKept.length} kept`);
+});
+
+test("needsCompaction over its budget leaves the older messages unread, and under it refuses a broken one", () => {
+  const history = codingSession(300, { outputLines: 3 });
+  const broken = history.map((message, i) => (i === 5 ? { ...message, content: 7 } : message));
+  assert.equal(kram.needsCompaction(broken, 2_000), true);
+  assert.throws(() => kram.needsCompaction(broken, 1e9), (error) => error instanceof TypeError && /^effective\[5\]\.content /.test(error.message));
 });
 
 /**
