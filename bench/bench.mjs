@@ -237,6 +237,28 @@ for (const size of SIZES) {
   results.sizes[size] = row;
 }
 
+// Every format: its fixture session (tests/fixtures/FORMAT.json) repeated to
+// 10,000 messages, the functions that read newest first and the estimate,
+// against that history's own byte-touch limit. The bench's own history is
+// OpenAI Chat's and the AI SDK's only.
+results.formats = {};
+for (const format of kram.MESSAGE_FORMATS) {
+  const session = JSON.parse(readFileSync(new URL(`../tests/fixtures/${format}.json`, import.meta.url), "utf8"));
+  const history = Array.from({ length: Math.ceil(10_000 / session.length) }, () => structuredClone(session)).flat();
+  reserve(stringBytes(history).bytes);
+  const row = { messages: history.length, times: {} };
+  const measure = async (name, work) => {
+    row.times[name] = await time(work, runsFor(10_000));
+    process.stderr.write(`bench: ${format} ${name} ${row.times[name].median.toFixed(2)} ms\n`);
+  };
+  await measure("byte-touch", () => byteTouch(history));
+  await measure("effectiveHistory", () => kram.effectiveHistory(history));
+  await measure("emergencyPrune at 60,000", () => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS));
+  await measure("pruneForModel", () => kram.pruneForModel(history));
+  await measure("estimateTokens", () => kram.estimateTokens(history));
+  results.formats[format] = row;
+}
+
 // Instantiation: a fresh Node process loading the package, timed inside it:
 // `require` (the glue; the .wasm is compiled and instantiated by the first
 // call), `require` and a first call (`estimateTokens` of one message: that
@@ -337,6 +359,16 @@ for (const [ours, ...peers] of pairs) {
     peers: Object.fromEntries(peers.map((p) => [p, big.times[p].median / t.median])),
   };
   lines.push(`| ${ours} | ${fmt(t)} | ${(t.median / touch).toFixed(2)} | ${peerText} | ${scaling.toFixed(1)} |`);
+}
+lines.push("");
+const formatColumns = ["effectiveHistory", "emergencyPrune at 60,000", "pruneForModel", "estimateTokens"];
+lines.push("every format's fixture session repeated to 10,000 messages, × its own byte-touch limit:");
+lines.push(`| format | byte-touch ms | ${formatColumns.join(" | ")} |`);
+lines.push(`| --- | --- | ${formatColumns.map(() => "---").join(" | ")} |`);
+for (const [format, row] of Object.entries(results.formats)) {
+  const limit = row.times["byte-touch"].median;
+  const ratios = formatColumns.map((name) => (row.times[name].median / limit).toFixed(2));
+  lines.push(`| ${format} (${row.messages}) | ${fmt(row.times["byte-touch"])} | ${ratios.join(" | ")} |`);
 }
 lines.push("");
 const load = (t) => `median ${t.median.toFixed(1)} ms (${t.min.toFixed(1)}-${t.max.toFixed(1)})`;
