@@ -440,6 +440,27 @@ fn every_format_s_session_repeated_is_over_a_budget_as_a_whole_read_says() {
     }
 }
 
+/// Reasoning after the newest user message counts in full, also when that
+/// message and the reasoning are read in one run: a history of OpenAI
+/// Responses items whose newest turn carries reasoning, long enough for
+/// several runs.
+#[test]
+fn reasoning_after_the_newest_user_message_counts_when_read_newest_first() {
+    let mut long = repeated(Format::OpenAiResponses);
+    long.push(json!({ "role": "user", "content": "go on" }));
+    long.push(json!({ "type": "reasoning", "id": "rs_9", "summary": [{ "type": "summary_text", "text": "thinking it over ".repeat(40) }] }));
+    long.push(json!({ "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": "done" }] }));
+    let messages = refs(&long);
+    let total = kram_compaction::history_functions::estimate_tokens(&messages, None).unwrap();
+    for budget in [total - 1, total] {
+        assert_eq!(
+            newest_first::over_budget(&messages[..], budget as f64, None),
+            Some(total > budget),
+            "at {budget} of {total}"
+        );
+    }
+}
+
 /// Over a budget, the older messages are not read: a broken one among them
 /// is not refused. Under it, every message is read, and a broken one is the
 /// whole read's error.

@@ -34,12 +34,15 @@ pub fn over_budget<H: Messages + ?Sized>(
             DEFAULT_PLACEHOLDER,
             Reading::Sizes,
         )?;
+        let mut turn_in_run = false;
         for view in &read.views {
             if !(newer_turn && view.carried_reasoning) {
                 tokens += view.tokens;
             }
-            newer_turn |= view.starts_user_turn;
+            turn_in_run |= view.starts_user_turn;
         }
+        // Only once the run is counted: its own read settled its reasoning.
+        newer_turn |= turn_in_run;
         if tokens as f64 > max_tokens {
             return Some(true);
         }
