@@ -459,6 +459,13 @@ fn reasoning_after_the_newest_user_message_counts_when_read_newest_first() {
             "at {budget} of {total}"
         );
     }
+    for budget in fortieths(&messages, 1..=40) {
+        assert_eq!(
+            newest_first_cut(&messages, budget, None),
+            whole_cut(&messages, budget, None),
+            "the cut at {budget}"
+        );
+    }
 }
 
 /// Over a budget, the older messages are not read: a broken one among them
