@@ -643,14 +643,8 @@ fn across_messages(views: &mut [MessageView], carried: &[(usize, u64)], format: 
 /// Views of runs of messages read on their own (`read_run`), one after
 /// another, made what one read of them all in `format` makes. A run's own
 /// read counts nothing of reasoning before its newest user message, which
-/// is before the newest of them all too.
+/// is before the newest of them all too, so no estimate is restored.
 pub fn joined_runs(views: &mut [MessageView], format: Format) {
-    let newest_turn = views.iter().rposition(|view| view.starts_user_turn);
-    for view in &mut views[..newest_turn.unwrap_or(0)] {
-        if view.carried_reasoning {
-            view.tokens = 0;
-        }
-    }
     across_messages(views, &[], format);
 }
 
@@ -658,14 +652,18 @@ pub fn joined_runs(views: &mut [MessageView], format: Format) {
 /// rendered by the provider (OpenAI: "reasoning items from previous turns
 /// are ignored"), so it counts nothing; from the newest user message on it
 /// counts in full. An estimate is then the sum of its messages' estimates as
-/// they stand in that history.
+/// they stand in that history. `carried` restores the full estimates first:
+/// views a memo kept may have counted nothing under a newer user message
+/// that this history does not have.
 fn drop_earlier_reasoning(views: &mut [MessageView], carried: &[(usize, u64)]) {
-    let newest_turn = views.iter().rposition(|view| view.starts_user_turn);
     for &(index, tokens) in carried {
-        views[index].tokens = match newest_turn {
-            Some(turn) if index < turn => 0,
-            _ => tokens,
-        };
+        views[index].tokens = tokens;
+    }
+    let newest_turn = views.iter().rposition(|view| view.starts_user_turn);
+    for view in &mut views[..newest_turn.unwrap_or(0)] {
+        if view.carried_reasoning {
+            view.tokens = 0;
+        }
     }
 }
 
