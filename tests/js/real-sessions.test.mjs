@@ -21,6 +21,7 @@ import {
   emergencyPrune,
   estimateTokens,
   HistoryMemo,
+  needsCompaction,
   openAIChatGateway,
   pruneForModel,
   requestReady,
@@ -82,6 +83,10 @@ for (const session of sessions) {
       checkSent(all, cut, session.format, shape, `emergencyPrune at ${budget}`);
       // Read newest first, the cut is the one a whole read makes (the memo reads the whole history).
       assert.deepEqual(cut, new HistoryMemo().emergencyPrune(all, budget), `emergencyPrune at ${budget}, newest first`);
+      // So is the budget check, which stops once the newest messages are over the budget.
+      for (const edge of [budget - 1, budget]) {
+        if (edge >= 1) assert.equal(needsCompaction(all, edge), estimate > edge, `needsCompaction at ${edge}, newest first`);
+      }
       if (estimateTokens([...shape.leading, ...shape.request, ...shape.newestStep].map((i) => all[i])) <= budget) {
         assert.ok(estimateTokens(cut) <= budget, `emergencyPrune at ${budget}: ${estimateTokens(cut)} tokens`);
       }
