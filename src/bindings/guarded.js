@@ -220,6 +220,41 @@ export function roleNames(history, start, names, found) {
 }
 
 /**
+ * For each of `out.length` messages of `history` from `start`, whether it
+ * may be a compaction marker by its fields alone into `out`, as the core's
+ * `shared::may_be_marker_by_fields` says: 1 when its `name` is `name` or a
+ * text at one of `paths` (dotted, between spaces: `MARKER_TEXT_PATHS`)
+ * starts with `tag`, and when it is no object, its `role` is no string or
+ * a read throws (the core then reads it itself, and reports what is
+ * wrong); else 0. One call for
+ * many messages, where the core's reads of one cost a call a field.
+ */
+export function markerCandidates(history, start, paths, tag, name, out) {
+  const steps = paths.split(" ").map((path) => path.split("."));
+  for (let i = 0; i < out.length; i++) {
+    try {
+      out[i] = mayBeMarker(history[start + i], steps, tag, name);
+    } catch {
+      out[i] = 1;
+    }
+  }
+}
+
+function mayBeMarker(message, steps, tag, name) {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return 1;
+  const role = message.role;
+  if ((role !== undefined && typeof role !== "string") || message.name === name) return 1;
+  for (const path of steps) {
+    let value = message;
+    for (const step of path) {
+      value = typeof value === "object" && value !== null ? value[step] : undefined;
+    }
+    if (typeof value === "string" && value.startsWith(tag)) return 1;
+  }
+  return 0;
+}
+
+/**
  * A new array of the elements of `history` at `indexes` (a Uint32Array), in
  * one call: the output of a history function, where Rust set it an element
  * a call. A slot marked 1 in `fromCopies` takes the copy in `copies` at its

@@ -14,6 +14,8 @@ use super::keys::key;
 use super::own_values::Array;
 use crate::error::InputError;
 use crate::formats::result_parts::{Payload, ResultParts};
+use crate::formats::shared::MARKER_TEXT_PATHS;
+use crate::history::{COMPACTION_MARKER_NAME, MARKER_OPEN};
 use crate::newest_first::Messages;
 
 pub struct JsHistory<'h> {
@@ -105,6 +107,21 @@ impl Messages for JsHistory<'_> {
     fn role_names(&self, range: Range<usize>, names: &[&str]) -> Vec<u8> {
         let names = names.iter().map(|name| super::keys::key(name)).collect();
         guarded::role_names(self.array, range.start as u32, range.len(), names)
+    }
+
+    /// In one call into JS, which reads the messages from the array itself
+    /// by the same rule, given as data.
+    fn marker_candidates(&self, range: Range<usize>) -> Vec<u8> {
+        let mut candidates = vec![0; range.len()];
+        guarded::marker_candidates(
+            self.array,
+            range.start as u32,
+            MARKER_TEXT_PATHS,
+            MARKER_OPEN,
+            COMPACTION_MARKER_NAME,
+            &mut candidates,
+        );
+        candidates
     }
 
     /// In one call into JS, which reads the messages from the array itself:

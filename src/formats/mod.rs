@@ -214,13 +214,6 @@ impl Format {
         }
     }
 
-    /// Whether a message whose role was found beforehand is no marker by
-    /// that alone, as `reads_as_marker` would answer without reading
-    /// anything else of it.
-    pub fn no_marker_by_name(self, found: FoundRole) -> bool {
-        matches!(self.known_role(Some(found)), Some((name, _)) if !shared::may_be_marker(name))
-    }
-
     /// Whether a message whose role was found beforehand holds no tool
     /// results by that alone, as `view_if_results` would answer without
     /// reading anything else of it.
@@ -231,59 +224,21 @@ impl Format {
 
     /// Whether a message reads as a compaction marker, no further than that
     /// needs: its role, and the whole message (`view`) only when the role is
-    /// one a marker can have (`shared::may_be_marker`) and, where the tag is
-    /// looked for at the start of `content`, the content starts with it or
-    /// the message is a system message. `found` is the message's role when
-    /// the caller found it already (`Node::role_names`): a format that
-    /// reads a role from that field alone does not read it again. An error
-    /// is one `view` would report.
+    /// one a marker can have (`shared::may_be_marker`). The effective
+    /// history asks it only of the messages that may be markers by their
+    /// fields (`shared::may_be_marker_by_fields`). An error is one `view`
+    /// would report.
     pub fn reads_as_marker<N: Node>(
         self,
         message: &N,
         reader: &MessageReader,
-        found: Option<FoundRole>,
     ) -> Result<bool, InputError> {
-        let read;
-        let name = match self.known_role(found) {
-            Some((name, _)) => name,
-            None => match self.role(message, reader)? {
-                Some((name, _)) => {
-                    read = name;
-                    read.as_str()
-                }
-                None => return Ok(false),
-            },
-        };
-        if !shared::may_be_marker(name) {
-            return Ok(false);
-        }
-        // Where the marker's tag is looked for at the start of `content`,
-        // a message whose content does not start with it is no marker (but
-        // a system message may be one by its name). A content that cannot
-        // be read goes to the view, which says why.
-        if self.marks_in_content() && name != "system" {
-            if let Ok(content) = message.field("content") {
-                if !shared::tag_candidate(name, content.as_ref()) {
-                    return Ok(false);
-                }
+        match self.role(message, reader)? {
+            Some((name, _)) if shared::may_be_marker(&name) => {
+                Ok(self.view(message, reader)?.is_marker)
             }
+            _ => Ok(false),
         }
-        Ok(self.view(message, reader)?.is_marker)
-    }
-
-    /// Whether this format's views find a marker as `shared::tag_candidate`
-    /// of the message's `content` (or, for a system message, by its name):
-    /// the others look in `parts` or elsewhere.
-    fn marks_in_content(self) -> bool {
-        matches!(
-            self,
-            Format::OpenAiChat
-                | Format::Ollama
-                | Format::AiSdk
-                | Format::AiSdk4
-                | Format::Anthropic
-                | Format::OpenAiResponses
-        )
     }
 
     /// Whether only tool messages (`Role::Tool`) hold tool results in this

@@ -58,6 +58,63 @@ pub fn is_marker(role: &str, name: Option<&str>, first_text_tagged: bool) -> boo
     named || (may_be_marker(role) && first_text_tagged)
 }
 
+/// Where a marker's first text is, in every format's spelling, as dotted
+/// paths from the message: `content` and its first part's `text` (the chat
+/// formats, the AI SDK's, Anthropic's, OpenAI Responses', a live LangChain
+/// message), the first part's `text` of `parts` (Gemini, AI SDK UI) and a
+/// serialised LangChain message's `kwargs.content` and its first block's
+/// `text`. Every format's view reads its marker's tag at one of them, so a
+/// message with none of them tagged and no `name` that is the marker's is
+/// no marker in any format (`may_be_marker_by_fields`).
+pub const MARKER_TEXT_PATHS: &str =
+    "content content.0.text parts.0.text kwargs.content kwargs.content.0.text";
+
+/// Whether a message may be a compaction marker in some format, by its
+/// fields alone: it has the marker's `name`, or a text at one of
+/// `MARKER_TEXT_PATHS` starts with the tag. One that is no object, has a
+/// `role` that is no string, or whose read throws, may be one: it is for
+/// the caller to read (and to refuse, as a whole read would). The effective
+/// history reads no other message (`Messages::marker_candidates`;
+/// `markerCandidates` in src/bindings/guarded.js reads the same in one call
+/// for many messages).
+pub fn may_be_marker_by_fields<N: Node>(message: &N) -> bool {
+    if message.kind() != Kind::Object {
+        return true;
+    }
+    let broken_role = message.field("role").map_or(true, |role| {
+        role.is_some_and(|role| role.kind() != Kind::String)
+    });
+    let named = message.field("name").map_or(true, |name| {
+        name.is_some_and(|name| name.text_is(COMPACTION_MARKER_NAME))
+    });
+    broken_role
+        || named
+        || MARKER_TEXT_PATHS
+            .split(' ')
+            .any(|path| tagged_at(message, path.split('.')))
+}
+
+/// Whether the value at the dotted path `steps` from `value` is a text
+/// that starts with the marker tag, or a read on the way threw.
+fn tagged_at<'p, N: Node>(value: &N, mut steps: impl Iterator<Item = &'p str>) -> bool {
+    let Some(step) = steps.next() else {
+        return starts_with_tag(Some(value));
+    };
+    let next = match value.kind() {
+        Kind::Object => value.field(step),
+        Kind::Array => match step.parse() {
+            Ok(index) if index < value.array_len().unwrap_or(0) => value.item(index).map(Some),
+            _ => Ok(None),
+        },
+        _ => Ok(None),
+    };
+    match next {
+        Ok(Some(next)) => tagged_at(&next, steps),
+        Ok(None) => false,
+        Err(_) => true,
+    }
+}
+
 /// Whether the first text of a message whose role may be a marker starts
 /// with the marker tag; `false` for the other roles, whose content (tool
 /// output, most of a history's bytes) is then not looked at again.

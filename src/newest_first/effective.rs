@@ -8,8 +8,7 @@ use crate::formats::{read_structure, Format, MessageReader, Reading};
 use crate::prune::DEFAULT_PLACEHOLDER;
 
 use super::{
-    agreed, role_names_from_the_end, Found, Messages, Runs, SettledByName, LEADING_PROBE,
-    SHORTEST_READ_NEWEST_FIRST,
+    agreed, codes_from_the_end, Messages, Runs, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST,
 };
 
 /// `cuts::effective_bounds` of `all`, read newest first: the number of
@@ -32,13 +31,13 @@ pub fn effective_bounds<H: Messages + ?Sized>(
 /// The bounds from the leading messages and a search for the newest marker
 /// from the end, or `None` to read the whole history.
 ///
-/// The search reads of each message its role (most roles are found many
-/// messages at a time, `Messages::role_names`), and nothing more when the
-/// role's name says it is no marker in every format the leading messages
-/// fit (`Format::no_marker_by_name`); else the message, as far as each
-/// format needs (`Format::reads_as_marker`). A format that cannot read a
-/// message is not the history's; formats that read it differently, or none
-/// left, are settled by the whole read.
+/// The search reads of each message only whether it may be a marker in any
+/// format by its fields (its `name`, and the start of the texts where a
+/// marker's tag can be: `Messages::marker_candidates`, many messages at a
+/// time), and reads the few that may be, as far as each format the leading
+/// messages fit needs (`Format::reads_as_marker`). A format that cannot
+/// read such a message is not the history's; formats that read it
+/// differently, or none left, are settled by the whole read.
 fn bounds_from_the_end<H: Messages + ?Sized>(
     all: &H,
     format: Option<Format>,
@@ -64,11 +63,10 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
     let mut formats = runs.formats();
     // The marker is never among the instructions, so the newest one after
     // the probe, or else the probe's, is where the effective history starts.
-    let mut by_name = SettledByName::new();
-    for (index, role) in role_names_from_the_end(all, LEADING_PROBE..all.len()) {
-        if by_name.settled(&formats, role, Format::no_marker_by_name) {
-            continue;
-        }
+    let candidates = codes_from_the_end(LEADING_PROBE..all.len(), |window| {
+        all.marker_candidates(window)
+    });
+    for (index, _) in candidates.filter(|&(_, candidate)| candidate != 0) {
         let message = all.message(index)?;
         let reader = MessageReader {
             argument,
@@ -77,9 +75,8 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
             sizes: false,
             cleared: false,
         };
-        let found = role.map(Found::role);
         if agreed(&mut formats, |format| {
-            format.reads_as_marker(&message, &reader, found)
+            format.reads_as_marker(&message, &reader)
         })? {
             return Some((instructions, index));
         }

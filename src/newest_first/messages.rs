@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use crate::error::InputError;
 use crate::formats::result_parts::{ResultParts, UNKNOWN};
+use crate::formats::shared::may_be_marker_by_fields;
 use crate::node::{Kind, Node};
 
 /// What `Messages::string_fields` answers for a field.
@@ -28,6 +29,18 @@ pub trait Messages {
 
     /// `Node::role_names` of the messages in `range`.
     fn role_names(&self, range: Range<usize>, names: &[&str]) -> Vec<u8>;
+
+    /// For each message in `range`, 1 when it may be a compaction marker by
+    /// its fields alone (`shared::may_be_marker_by_fields`, which answers 1
+    /// for one that cannot be read), 0 when it is none in any format.
+    fn marker_candidates(&self, range: Range<usize>) -> Vec<u8> {
+        range
+            .map(|index| {
+                self.message(index)
+                    .map_or(1, |message| u8::from(may_be_marker_by_fields(&message)))
+            })
+            .collect()
+    }
 
     /// For each message at `indexes`, what its field `key` is to pruning:
     /// `STRING` a string other than `placeholder`, `PLACEHOLDER` the

@@ -2,8 +2,9 @@
 //! Whatever the messages read cannot settle, and any error, goes to the read
 //! of the whole history, so the answers and the errors are a whole read's.
 //! The emergency cut and the budget check leave the older messages unread, and the effective
-//! history reads most messages' roles alone (so a history that mixes
-//! formats, or holds a broken message, only among those is not refused);
+//! history reads of most messages only the few fields that say they are no
+//! marker in any format (so a history that mixes formats, or holds a broken
+//! message, only among those is not refused);
 //! pruning reads the older messages without their estimates, and where
 //! only tool messages hold results, the others for their role alone (and,
 //! in the chat formats, the tool messages for their content alone; in AI
@@ -14,8 +15,9 @@
 //! - `over_budget`: whether the history is over a budget reads the newest
 //!   messages until they are over it, or every message.
 //! - `effective`: the effective history reads the leading messages for the
-//!   instructions, then each message's role from the end (and the whole
-//!   message only when the role is a marker's) until one is a marker.
+//!   instructions, then from the end whether each message may be a marker
+//!   by its fields (its `name`, the start of the texts where a marker's tag
+//!   can be), and the few that may be whole, until one is a marker.
 //! - `prune`: pruning reads the newest messages' estimates until the
 //!   protected tail and the minimum saving are decided, and the older ones
 //!   only for where their results are: one by one, or, where the role's
@@ -121,14 +123,24 @@ impl Found {
 }
 
 /// The messages of `range`, newest first, each with its role when that is
-/// a string of `ROLE_NAMES` (`Messages::role_names`). The names are found
-/// a window at a time: a search that stops early has looked at no more
-/// than four times what it needed.
+/// a string of `ROLE_NAMES` (`Messages::role_names`).
 fn role_names_from_the_end<H: Messages + ?Sized>(
     messages: &H,
     range: Range<usize>,
 ) -> impl Iterator<Item = (usize, Option<Found>)> + '_ {
-    let mut codes = Vec::new();
+    codes_from_the_end(range, |window| messages.role_names(window, ROLE_NAMES))
+        .map(|(index, code)| (index, Found::from_code(code)))
+}
+
+/// The messages of `range`, newest first, each with its code from `codes`,
+/// which answers one code a message for a range of them (many messages in
+/// one call into JS). It is asked a window at a time: a search that stops
+/// early has looked at no more than four times what it needed.
+fn codes_from_the_end(
+    range: Range<usize>,
+    mut codes: impl FnMut(Range<usize>) -> Vec<u8>,
+) -> impl Iterator<Item = (usize, u8)> {
+    let mut window_codes = Vec::new();
     let mut window_start = range.end;
     let mut next = range.end;
     let mut window = FIRST_WINDOW;
@@ -138,11 +150,11 @@ fn role_names_from_the_end<H: Messages + ?Sized>(
         }
         if next == window_start {
             window_start = next.saturating_sub(window).max(range.start);
-            codes = messages.role_names(window_start..next, ROLE_NAMES);
+            window_codes = codes(window_start..next);
             window *= 4;
         }
         next -= 1;
-        Some((next, Found::from_code(codes[next - window_start])))
+        Some((next, window_codes[next - window_start]))
     })
 }
 

@@ -1,9 +1,12 @@
-//! The premise of every read newest first (`kram_compaction::newest_first`):
+//! The premises of every read newest first (`kram_compaction::newest_first`):
 //! a message that fits several formats reads the same in each, so runs of
 //! messages read in any format they fit add up to a read of the whole
-//! history in its own format. A file of its own, included (`#[path]`) by the
-//! fuzz target as by the integration tests.
+//! history in its own format; and a message any format reads as a marker
+//! may be one by its fields (`shared::may_be_marker_by_fields`), the only
+//! messages the effective history reads. A file of its own, included
+//! (`#[path]`) by the fuzz target as by the integration tests.
 
+use kram_compaction::formats::shared::may_be_marker_by_fields;
 use kram_compaction::formats::{Format, MessageReader, ALL_FORMATS};
 use kram_compaction::node::Node;
 use kram_compaction::prune::DEFAULT_PLACEHOLDER;
@@ -23,7 +26,8 @@ pub fn reader_of(index: usize) -> MessageReader<'static> {
 }
 
 /// Panics, naming the message and the two formats, at the first message of
-/// `messages` that reads differently in two formats it fits.
+/// `messages` that reads differently in two formats it fits; or naming the
+/// format, at one it reads as a marker that is none by its fields.
 #[allow(dead_code)]
 pub fn assert_same_in_every_format<N: Node>(messages: &[N]) {
     for (index, message) in messages.iter().enumerate() {
@@ -36,6 +40,11 @@ pub fn assert_same_in_every_format<N: Node>(messages: &[N]) {
             let Ok(view) = format.view(message, &reader) else {
                 continue;
             };
+            assert!(
+                !view.is_marker || may_be_marker_by_fields(message),
+                "messages[{index}] reads as a marker in {} but not by its fields",
+                format.name()
+            );
             match &first {
                 None => first = Some((format, view)),
                 Some((other, first_view)) => {

@@ -34,6 +34,7 @@ const SAFE = [
   [/^const ret = elementsAt\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, getArrayU8FromWasm0\(arg4, arg5\)\); return ret; \}$/, "calls guarded.js's elementsAt with the caller's history, views of the module's own memory and the bindings' own array of copies; it catches what it reads (the test below)"],
   [/^stringFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, getArrayU8FromWasm0\(arg5, arg6\), arg7, arg8\); \}$/, "calls guarded.js's stringFields with the caller's history and placeholder, views of the module's own memory, a string and an array of the bindings' making; it catches what it reads (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, and arrays and objects of the bindings' making; it catches what it reads (the test below)"],
+  [/^markerCandidates\d?\(arg0, arg1 >>> 0, getStringFromWasm0\(arg2, arg3\), getStringFromWasm0\(arg4, arg5\), getStringFromWasm0\(arg6, arg7\), getArrayU8FromWasm0\(arg8, arg9\)\); \}$/, "calls guarded.js's markerCandidates with the caller's history, an index, strings of the module's own and a byte view of its memory; it catches what it reads (the test below)"],
   [/^writeFlagsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeFlagsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
   [/^const ret = kram_encode_into\d?\(arg0, arg1, arg2 >>> 0, arg3 >>> 0\); return ret; \}/, "calls src/bindings/strings.rs's kram_encode_into, which catches what it calls (answering NaN)"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
@@ -122,6 +123,17 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       );
       continue;
     }
+    if (name === "markerCandidates") {
+      // The rule's paths (a string of the bindings' making) split, then a
+      // loop over the history, each message read through mayBeMarker in a
+      // try whose catch answers 1: the core reads that message itself.
+      assert.match(
+        body,
+        /^  const steps = paths\.split\(" "\)\.map\(\(path\) => path\.split\("\."\)\);\n  for \(let i = 0; i < out\.length; i\+\+\) \{\n    try \{\n      out\[i\] = mayBeMarker\(history\[start \+ i\], steps, tag, name\);\n    \} catch \{\n      out\[i\] = 1;\n    \}\n  \}$/,
+        name,
+      );
+      continue;
+    }
     if (name === "firstField") {
       // The type test, then a loop over the bindings' own list of keys,
       // each read of the caller's value in a try whose catch counts it absent.
@@ -159,12 +171,12 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       assert.equal(body.match(/try \{/g).length, 1, name);
       continue;
     }
-    if (["copyClearing", "isPlain", "partToClear"].includes(name)) {
-      // Helpers called only inside the one try of stringFields and
-      // resultParts, which catches what they call.
+    if (["copyClearing", "isPlain", "partToClear", "mayBeMarker"].includes(name)) {
+      // Helpers called only inside the one try of stringFields,
+      // resultParts and markerCandidates, which catches what they call.
       const callers = functions.filter(([, , , other]) => other.includes(`${name}(`)).map(([, caller]) => caller);
       assert.ok(callers.length > 0, name);
-      assert.deepEqual(callers.filter((caller) => !["stringFields", "resultParts"].includes(caller)), [], name);
+      assert.deepEqual(callers.filter((caller) => !["stringFields", "resultParts", "markerCandidates"].includes(caller)), [], name);
       continue;
     }
     if (name === "roleName") {

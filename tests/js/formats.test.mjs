@@ -4,7 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { estimateTokens, effectiveHistory, pruneForModel, emergencyPrune, describeMessages, MESSAGE_FORMATS } from "kram-compaction";
+import { estimateTokens, effectiveHistory, pruneForModel, emergencyPrune, describeMessages, HistoryMemo, MESSAGE_FORMATS } from "kram-compaction";
+import { countedElements } from "../support/sessions.mjs";
 
 const FORMATS = MESSAGE_FORMATS;
 const PLACEHOLDER = "[Old tool result content cleared]";
@@ -210,6 +211,33 @@ test("markers written in each format are found by effectiveHistory", () => {
     // The marker leads every emergency cut and is never pruned.
     assert.equal(emergencyPrune(effective, 1)[instructions], marker, format);
     assert.equal(pruneForModel(effective, eager)[instructions], marker, format);
+  }
+});
+
+test("in a long history, effectiveHistory finds each format's marker reading each older message once, as a whole read does", () => {
+  // A history this long is searched from the end (src/newest_first/), where
+  // the messages that may be markers are found in one call into JS for many
+  // (markerCandidates in src/bindings/guarded.js) and only those are read.
+  for (const format of FORMATS) {
+    const session = fixture(format);
+    const long = Array.from({ length: Math.ceil(400 / session.length) }, () => session).flat();
+    const whole = (messages) => new HistoryMemo().effectiveHistory(messages);
+    const at = long.length - 100;
+    for (const marked of [[...long.slice(0, at), markers[format], ...long.slice(at)], long]) {
+      const search = countedElements(marked);
+      const effective = effectiveHistory(search.proxy);
+      assert.deepEqual(effective, whole(marked), format);
+      // Each message from the end once, in windows of 32 and then 128 (the
+      // marker, 101 from the end, is in the second), the few that may be
+      // markers again, the leading messages and the answer's elements.
+      const searched = marked === long ? long.length : 32 + 128;
+      assert.ok(search.count.reads <= searched + effective.length + 16, `${format}: ${search.count.reads} element reads`);
+      if (marked !== long) {
+        const instructions = describeMessages(session).messages.findIndex((m) => m.kind !== "system" && m.kind !== "other");
+        assert.equal(effective[instructions], markers[format], format);
+        assert.equal(effective.length, instructions + 101, format);
+      }
+    }
   }
 });
 
