@@ -258,6 +258,35 @@ fn every_format_s_session_repeated_is_cut_as_a_whole_read_cuts_it() {
 /// histories, and on messages with a `name` (OpenAI Chat counts it; the
 /// fuzzer found a named system message read as 10 tokens there and 4 in
 /// the AI SDK's and OpenAI Responses' formats, which took it too).
+/// A history shorter than `SHORTEST_READ_NEWEST_FIRST` is read whole by
+/// every newest-first read: here the newest 32 messages alone decide the
+/// cut, and the two older ones, in another format, make the whole read
+/// refuse the history (found by the fuzz target). The leading probe reads
+/// them with messages that fit both formats, and finds no fault.
+#[test]
+fn a_short_history_that_mixes_formats_is_refused_by_every_read() {
+    let anthropic_only = json!({ "role": "user", "content": [
+        { "type": "image", "source": { "type": "base64", "media_type": "image/png", "data": "AAAA" } }
+    ] });
+    let chat_only = json!({ "role": "system", "name": COMPACTION_MARKER_NAME, "content": "" });
+    let both = json!({ "role": "user", "content": "Go on." });
+    let mut messages = vec![anthropic_only.clone(), anthropic_only];
+    messages.extend(std::iter::repeat_n(both, 9));
+    messages.extend(std::iter::repeat_n(chat_only, 23));
+    let refs: Vec<&Value> = messages.iter().collect();
+    let whole = read_history(&refs, None, "messages", DEFAULT_PLACEHOLDER).unwrap_err();
+    assert!(
+        whole.message.contains("must not mix formats"),
+        "{}",
+        whole.message
+    );
+    let cut = kram_compaction::history_functions::emergency_prune(&refs, 60.0, None).unwrap_err();
+    assert_eq!(
+        cut.message,
+        whole.message.replace("messages[", "effective[")
+    );
+}
+
 #[test]
 fn a_message_that_fits_several_formats_reads_the_same_in_each() {
     for format in ALL_FORMATS.iter().copied() {

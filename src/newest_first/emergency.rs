@@ -7,7 +7,7 @@ use crate::error::InputError;
 use crate::formats::{joined_runs, read_history, read_structure, Format, Reading};
 use crate::prune::{self, Cut, DEFAULT_PLACEHOLDER};
 
-use super::{next_run, Messages, Runs, FIRST_WINDOW, LEADING_PROBE};
+use super::{next_run, Messages, Runs, FIRST_WINDOW, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST};
 
 /// `prune::emergency_cut` of `messages`, read newest first.
 pub fn emergency_cut<H: Messages + ?Sized>(
@@ -24,12 +24,16 @@ pub fn emergency_cut<H: Messages + ?Sized>(
 }
 
 /// The cut from the leading messages and runs of the newest ones, or
-/// `None` to read the whole history (which then says what is wrong).
+/// `None` to read the whole history (which then says what is wrong), as a
+/// short history always is.
 pub fn windowed_cut<H: Messages + ?Sized>(
     messages: &H,
     max_tokens: f64,
     format: Option<Format>,
 ) -> Option<Cut> {
+    if messages.len() < SHORTEST_READ_NEWEST_FIRST {
+        return None;
+    }
     let leading = leading_messages(messages, format)?;
     let mut runs = Runs::new();
     let sizes = Reading::Sizes;
