@@ -52,16 +52,10 @@ extern "C" {
     #[wasm_bindgen(js_name = roleNames)]
     fn guarded_role_names(history: &JsValue, start: u32, names: Vec<JsValue>, out: &mut [u8]);
     /// `Messages::marker_candidates` of `out.len()` messages of `history`
-    /// from `start`, by the rule's paths, tag and name given as data.
+    /// from `start`, by the rule's tag and name given as data (its fields
+    /// are named in guarded.js).
     #[wasm_bindgen(js_name = markerCandidates)]
-    pub fn marker_candidates(
-        history: &JsValue,
-        start: u32,
-        paths: &str,
-        tag: &str,
-        name: &str,
-        out: &mut [u8],
-    );
+    pub fn marker_candidates(history: &JsValue, start: u32, tag: &str, name: &str, out: &mut [u8]);
     #[wasm_bindgen(js_name = elementsAt)]
     fn guarded_elements_at(
         history: &JsValue,

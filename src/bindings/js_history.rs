@@ -14,7 +14,6 @@ use super::keys::key;
 use super::own_values::Array;
 use crate::error::InputError;
 use crate::formats::result_parts::{Payload, ResultParts};
-use crate::formats::shared::MARKER_TEXT_PATHS;
 use crate::history::{COMPACTION_MARKER_NAME, MARKER_OPEN};
 use crate::newest_first::Messages;
 
@@ -110,13 +109,12 @@ impl Messages for JsHistory<'_> {
     }
 
     /// In one call into JS, which reads the messages from the array itself
-    /// by the same rule, given as data.
+    /// by the same rule (`markerCandidates` in guarded.js).
     fn marker_candidates(&self, range: Range<usize>) -> Vec<u8> {
         let mut candidates = vec![0; range.len()];
         guarded::marker_candidates(
             self.array,
             range.start as u32,
-            MARKER_TEXT_PATHS,
             MARKER_OPEN,
             COMPACTION_MARKER_NAME,
             &mut candidates,

@@ -58,20 +58,20 @@ pub fn is_marker(role: &str, name: Option<&str>, first_text_tagged: bool) -> boo
     named || (may_be_marker(role) && first_text_tagged)
 }
 
-/// Where a marker's first text is, in every format's spelling, as dotted
-/// paths from the message: `content` and its first part's `text` (the chat
-/// formats, the AI SDK's, Anthropic's, OpenAI Responses', a live LangChain
-/// message), the first part's `text` of `parts` (Gemini, AI SDK UI) and a
-/// serialised LangChain message's `kwargs.content` and its first block's
-/// `text`. Every format's view reads its marker's tag at one of them, so a
-/// message with none of them tagged and no `name` that is the marker's is
-/// no marker in any format (`may_be_marker_by_fields`).
-pub const MARKER_TEXT_PATHS: &str =
-    "content content.0.text parts.0.text kwargs.content kwargs.content.0.text";
+/// The fields that hold a marker's first text, in every format's spelling,
+/// as dotted paths from the message: `content` (the chat formats, the AI
+/// SDK's, Anthropic's, OpenAI Responses', a live LangChain message), `parts`
+/// (Gemini, AI SDK UI) and a serialised LangChain message's
+/// `kwargs.content`. The first text is the field itself when it is a
+/// string, or its first element's `text`. Every format's view reads its
+/// marker's tag there, so a message with no such text tagged and no `name`
+/// that is the marker's is no marker in any format
+/// (`may_be_marker_by_fields`).
+pub const MARKER_TEXT_FIELDS: &str = "content parts kwargs.content";
 
 /// Whether a message may be a compaction marker in some format, by its
-/// fields alone: it has the marker's `name`, or a text at one of
-/// `MARKER_TEXT_PATHS` starts with the tag. One that is no object, has a
+/// fields alone: it has the marker's `name`, or the first text of one of
+/// `MARKER_TEXT_FIELDS` starts with the tag. One that is no object, has a
 /// `role` that is no string, or whose read throws, may be one: it is for
 /// the caller to read (and to refuse, as a whole read would). The effective
 /// history reads no other message (`Messages::marker_candidates`;
@@ -89,28 +89,43 @@ pub fn may_be_marker_by_fields<N: Node>(message: &N) -> bool {
     });
     broken_role
         || named
-        || MARKER_TEXT_PATHS
+        || MARKER_TEXT_FIELDS
             .split(' ')
             .any(|path| tagged_at(message, path.split('.')))
 }
 
-/// Whether the value at the dotted path `steps` from `value` is a text
-/// that starts with the marker tag, or a read on the way threw.
+/// Whether the field at the dotted path `steps` from `value` has a first
+/// text that starts with the marker tag, or a read on the way threw.
 fn tagged_at<'p, N: Node>(value: &N, mut steps: impl Iterator<Item = &'p str>) -> bool {
     let Some(step) = steps.next() else {
-        return starts_with_tag(Some(value));
+        return first_text_may_be_tagged(value);
     };
-    let next = match value.kind() {
-        Kind::Object => value.field(step),
-        Kind::Array => match step.parse() {
-            Ok(index) if index < value.array_len().unwrap_or(0) => value.item(index).map(Some),
-            _ => Ok(None),
-        },
-        _ => Ok(None),
-    };
-    match next {
+    if value.kind() != Kind::Object {
+        return false;
+    }
+    match value.field(step) {
         Ok(Some(next)) => tagged_at(&next, steps),
         Ok(None) => false,
+        Err(_) => true,
+    }
+}
+
+/// Whether a field's first text (the field itself when it is a string, or
+/// its first element's `text`) starts with the marker tag, or reading it
+/// threw.
+fn first_text_may_be_tagged<N: Node>(field: &N) -> bool {
+    if field.kind() == Kind::String {
+        return starts_with_tag(Some(field));
+    }
+    if field.array_len().unwrap_or(0) == 0 {
+        return false;
+    }
+    match field.item(0) {
+        Ok(first) if first.kind() == Kind::Object => match first.field("text") {
+            Ok(text) => starts_with_tag(text.as_ref()),
+            Err(_) => true,
+        },
+        Ok(_) => false,
         Err(_) => true,
     }
 }
