@@ -394,6 +394,12 @@ function partToClear(part, rule) {
   if (type !== rule.partType) return 0;
   if (typeof part[rule.idKey] !== "string") return -1;
   const output = part[rule.payload];
+  if (rule.types.length === 0) {
+    // The payload is the value (ResultParts::types in src/formats/result_parts.rs).
+    if (output === undefined) return 0;
+    if (typeof output === "string") return output === rule.placeholder ? 0 : 1;
+    return Array.isArray(output) ? 1 : -1;
+  }
   if (typeof output !== "object" || output === null || Array.isArray(output)) return -1;
   const outputType = output.type;
   if (typeof outputType !== "string") return -1;
@@ -418,7 +424,8 @@ function copyClearing(message, array, read, toClear, reportErrors, payload, clea
     if ((toClear & (1 << p)) === 0) continue;
     if (Reflect.getPrototypeOf(read[p]) !== Object.prototype) return undefined;
     const replacement = (reportErrors & (1 << p)) === 0 ? cleared : clearedError;
-    read[p] = { ...read[p], [payload]: { ...replacement } };
+    // A tagged payload is copied for each part; a placeholder is a string.
+    read[p] = { ...read[p], [payload]: typeof replacement === "object" ? { ...replacement } : replacement };
   }
   return { ...message, [array]: read };
 }

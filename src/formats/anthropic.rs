@@ -8,6 +8,7 @@
 use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::result_parts::ResultParts;
 use crate::formats::shared::{
     content_blocks, content_misfit, foreign_field, is_marker, joined, output_text, parts,
     required_type, role_misfit, string_field, subfield, tag_candidate, text_block, text_milli,
@@ -15,9 +16,24 @@ use crate::formats::shared::{
 };
 use crate::formats::{Facts, Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
+
+/// Where a message's tool results are: `tool_result` blocks of its content,
+/// each one's payload its `content`, cleared to the placeholder. The view
+/// reads them by it, and pruning's older messages are read by it alone,
+/// many at a time (`Format::result_parts_by_name`).
+pub const RESULT_PARTS: ResultParts = ResultParts {
+    array: "content",
+    part_type: "tool_result",
+    id_key: "tool_use_id",
+    payload: "content",
+    value_key: "",
+    types: &[],
+    cleared: Replacement::Placeholder,
+    cleared_error: Replacement::Placeholder,
+};
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
 
 /// A user or assistant message with a string or an array content, no OpenAI
@@ -75,7 +91,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
             let blocks = parts(reader, array, "content", "a content block object")?;
             for (index, (field, block)) in blocks.iter().enumerate() {
                 let block_type = required_type(reader, block, field)?;
-                if block_type != "tool_result" {
+                if block_type != RESULT_PARTS.part_type {
                     other_blocks += 1;
                 }
                 milli += match block_type.as_str() {
@@ -85,8 +101,8 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
                         text_milli(block, reader, field, "name")?
                             + input.map_or(0, |i| reader.json_milli(&i))
                     }
-                    "tool_result" => {
-                        answers.push(reader.required_string(block, field, "tool_use_id")?);
+                    result if result == RESULT_PARTS.part_type => {
+                        answers.push(reader.required_string(block, field, RESULT_PARTS.id_key)?);
                         let result = tool_result(block, index, field, reader)?;
                         let tokens = result.as_ref().map_or(0, |r| r.1);
                         tool_results.extend(result.map(|r| r.0));
@@ -158,10 +174,10 @@ fn tool_result<N: Node>(
     field: &str,
     reader: &MessageReader,
 ) -> Result<Option<(ToolResult, u64)>, InputError> {
-    let Some(content) = reader.get(block, field, "content")? else {
+    let Some(content) = reader.get(block, field, RESULT_PARTS.payload)? else {
         return Ok(None);
     };
-    let content_field = subfield(field, "content");
+    let content_field = subfield(field, RESULT_PARTS.payload);
     let (milli, cleared) = match content.kind() {
         Kind::String => reader.payload(&content),
         Kind::Array => {
@@ -182,12 +198,7 @@ fn tool_result<N: Node>(
             ))
         }
     };
-    let result = ToolResult::new(
-        Path::part_field("content", index, "content"),
-        milli,
-        cleared,
-        Replacement::Placeholder,
-    );
+    let result = RESULT_PARTS.result(index, milli, cleared, false);
     Ok(Some((result, milli)))
 }
 

@@ -1,6 +1,7 @@
 //! Where a message's tool results are when each is a part of its content
-//! with a tagged payload (AI SDK 5 and later: a `tool-result` part's
-//! `output`, `{ type, value }`), stated as data. The format's reader finds
+//! (AI SDK 5 and later: a `tool-result` part's tagged payload `output`,
+//! `{ type, value }`; Anthropic: a `tool_result` block's `content`, a string
+//! or an array of blocks), stated as data. The format's reader finds
 //! and prices its results by it; pruning's older messages, whose results are
 //! all cleared, are read by it alone, many at a time
 //! (`Messages::result_parts`, `resultParts` in `guarded.js`), so the two
@@ -34,7 +35,9 @@ pub struct ResultParts {
     /// The payload types that pruning clears, what each one's value holds,
     /// and whether it reports an error (`cleared_error` then replaces it, so
     /// the provider still marks the call as failed). A payload of any other
-    /// type is kept as it is.
+    /// type is kept as it is. None: the payload is no tagged object but the
+    /// value itself, text (the placeholder once cleared) or an array of
+    /// content parts, and a part without one holds nothing to clear.
     pub types: &'static [(&'static str, Payload, bool)],
     pub cleared: Replacement,
     pub cleared_error: Replacement,
@@ -125,7 +128,24 @@ impl ResultParts {
                 continue;
             }
             part.field(self.id_key).ok()??.text()?;
-            let payload = part.field(self.payload).ok()??;
+            let payload = part.field(self.payload).ok()?;
+            if self.types.is_empty() {
+                // The payload is the value: absent, or the placeholder,
+                // there is nothing to clear.
+                match payload {
+                    None => continue,
+                    Some(text) if text.kind() == Kind::String => {
+                        if text.text_is(placeholder) {
+                            continue;
+                        }
+                    }
+                    Some(parts) if parts.kind() == Kind::Array => {}
+                    Some(_) => return None,
+                }
+                clear |= 1 << index;
+                continue;
+            }
+            let payload = payload?;
             if payload.kind() != Kind::Object {
                 return None;
             }

@@ -8,7 +8,7 @@
 //! pruning reads the older messages without their estimates, and where
 //! only tool messages hold results, the others for their role alone (and,
 //! in the chat formats, the tool messages for their content alone; in AI
-//! SDK messages, each for its parts alone).
+//! SDK and Anthropic messages, each for its parts alone).
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.

@@ -5,9 +5,10 @@
 //! the role's name says which one field holds a message's result (a chat
 //! `tool` message's `content`), only that field is read, of all such
 //! messages in one call (`Messages::string_fields`); where it says the
-//! results are parts of the content (AI SDK messages), only the parts, by
-//! the rule the format's reader reads them by (`ResultParts`), also in one
-//! call (`Messages::result_parts`).
+//! results are parts of the content (AI SDK and Anthropic messages), only
+//! the parts, by the rule the format's reader reads them by
+//! (`ResultParts`), also in one call (`Messages::result_parts`); a message
+//! with results to clear that may be a marker is read with its reader.
 
 use crate::error::InputError;
 use crate::formats::result_parts::KNOWN;
@@ -75,7 +76,7 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     let mut known = KnownResults::read(&formats, &older, effective, placeholder);
     let mut by_name = SettledByName::new();
     for (index, role) in older {
-        match known.answer(index, role) {
+        match known.answer(index, role, effective, end) {
             Answer::Read => {}
             Answer::Nothing => continue,
             Answer::Clear(results) => {
@@ -173,6 +174,10 @@ struct KnownResults {
     passed: usize,
     /// The results of the message last answered by the parts.
     results: Vec<ToolResult>,
+    /// Whether each older message may be a marker by its fields, by its
+    /// index (`Messages::marker_candidates`), read once a message with
+    /// results to clear has a role a marker can have.
+    candidates: Option<Vec<u8>>,
 }
 
 impl KnownResults {
@@ -224,14 +229,22 @@ impl KnownResults {
             answers,
             passed: 0,
             results: Vec::new(),
+            candidates: None,
         }
     }
 
-    /// What was read of the message at `index`, whose role is `role`.
-    /// Asked in walking order. A message whose role a marker may have is
+    /// What was read of the message at `index`, whose role is `role`, of
+    /// the older messages `effective[..end]`. Asked in walking order. A
+    /// message that may be a marker (by its role, then by its fields) is
     /// read with its reader when it has results to clear: a marker's are
     /// kept.
-    fn answer(&mut self, index: usize, role: Option<Found>) -> Answer<'_> {
+    fn answer<H: Messages + ?Sized>(
+        &mut self,
+        index: usize,
+        role: Option<Found>,
+        effective: &H,
+        end: usize,
+    ) -> Answer<'_> {
         if self.indexes.get(self.passed) != Some(&(index as u32)) {
             return Answer::Read;
         }
@@ -247,15 +260,19 @@ impl KnownResults {
                 _ => Answer::Read,
             },
             Some(ReadBy::Parts(parts)) if state & KNOWN != 0 => {
-                let may_be_marker = role.is_some_and(|role| may_be_marker(role.role().name));
-                match state & !KNOWN {
-                    0 => Answer::Nothing,
-                    _ if may_be_marker => Answer::Read,
-                    _ => {
-                        parts.results_into(state, errors, &mut self.results);
-                        Answer::Clear(&self.results)
+                if state & !KNOWN == 0 {
+                    return Answer::Nothing;
+                }
+                if role.is_some_and(|role| may_be_marker(role.role().name)) {
+                    let candidates = self
+                        .candidates
+                        .get_or_insert_with(|| effective.marker_candidates(0..end));
+                    if candidates.get(index).is_none_or(|&c| c != 0) {
+                        return Answer::Read;
                     }
                 }
+                parts.results_into(state, errors, &mut self.results);
+                Answer::Clear(&self.results)
             }
             _ => Answer::Read,
         }

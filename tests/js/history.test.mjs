@@ -326,6 +326,60 @@ test("pruneForModel reads an older AI SDK tool message by the rule of where its 
   assert.throws(() => pruneForModel(broken), (error) => error instanceof TypeError && /^effective\[3\]\.content\[0\]\.output\.value must be a string, got number$/.test(error.message));
 });
 
+test("pruneForModel reads an older Anthropic message by the rule of where its results are, and answers as a whole read does", () => {
+  // 1,201 messages: a user request, an assistant turn of two tool_use
+  // blocks, a user message of their two tool_result blocks, a reply. Older
+  // results varied: content as blocks, already cleared, absent, a block
+  // that is a class instance, and one behind a getter (read by the core).
+  class Block {
+    constructor(fields) {
+      Object.assign(this, fields);
+    }
+  }
+  const output = (turn, k) => Array.from({ length: 40 }, (_, line) => `src/file_${turn}_${k}.rs:${line}: let value = compute(${line});`).join("\n");
+  const history = [];
+  for (let turn = 0; turn < 300; turn++) {
+    const ids = [`toolu_${turn}_a`, `toolu_${turn}_b`];
+    history.push({ role: "user", content: `Step ${turn}: run the tests and fix what fails.` });
+    history.push({ role: "assistant", content: ids.map((id) => ({ type: "tool_use", id, name: "read_file", input: { path: "src/lib.rs" } })) });
+    let results = ids.map((id, k) => ({ type: "tool_result", tool_use_id: id, content: output(turn, k) }));
+    const variant = turn < 220 ? turn % 8 : -1;
+    if (variant === 0) results[0] = { ...results[0], content: [{ type: "text", text: results[0].content }] };
+    if (variant === 1) results[1] = { ...results[1], content: "[Old tool result content cleared]" };
+    if (variant === 2) delete results[0].content;
+    if (variant === 3) results = [new Block(results[0]), results[1]];
+    if (variant === 4) {
+      const { content, ...rest } = results[1];
+      results[1] = Object.defineProperty(rest, "content", { enumerable: true, get: () => content });
+    }
+    if (variant === 5) results = [{ type: "text", text: "Both ran." }, ...results];
+    history.push({ role: "user", content: results });
+    history.push({ role: "assistant", content: [{ type: "text", text: `Step ${turn} done.` }] });
+  }
+  history.push({ role: "user", content: "Thanks." });
+  prunesAsWholeRead(history, (pruned) => {
+    // The same objects where a whole read keeps them, down to each block.
+    pruned.forEach((message, i) => {
+      if (Array.isArray(message.content)) message.content.forEach((block, b) => assert.equal(block === history[i].content[b], pruned[i] === history[i] || block === history[i].content[b], `message ${i} block ${b}`));
+    });
+  });
+  const cleared = pruneForModel(history);
+  assert.equal(cleared[2].content[1].content, "[Old tool result content cleared]");
+  assert.equal(cleared[2].content[0].content, "[Old tool result content cleared]", "blocks cleared to the placeholder");
+  assert.equal(cleared[10].content[0], history[10].content[0], "a result with no content is kept");
+  assert.ok(cleared[14].content[0] instanceof Block && cleared[14].content[0] !== history[14].content[0], "a class instance's copy");
+  // The rule reads of an older message its blocks' types and its results
+  // alone: a text block with no text, which a whole read refuses, is not
+  // read, and the results beside it are cleared.
+  const plain = history.map((message) => ({ ...message, content: Array.isArray(message.content) ? message.content.map((block) => ({ ...block })) : message.content }));
+  const textless = plain.map((message, i) => (i === 2 ? { ...message, content: [{ type: "text" }, ...message.content] } : message));
+  assert.throws(() => new kram.HistoryMemo().pruneForModel(textless), /effective\[2\]\.content\[0\]\.text must be a string/);
+  assert.equal(pruneForModel(textless)[2].content[1].content, "[Old tool result content cleared]");
+  // A result whose content the rule cannot read is read by the core, which says what is wrong.
+  const broken = plain.map((message, i) => (i === 2 ? { ...message, content: [{ ...message.content[0], content: 7 }] } : message));
+  assert.throws(() => pruneForModel(broken), (error) => error instanceof TypeError && /^effective\[2\]\.content\[0\]\.content must be a string or an array of content blocks, got number$/.test(error.message));
+});
+
 test("pruneForModel clears an older tool message it does not read whole, and refuses one whose content throws", () => {
   // An older tool message with no tool_call_id: a whole read refuses it, but
   // pruning's older messages are cleared unread but for their content.
