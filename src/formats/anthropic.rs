@@ -20,6 +20,8 @@ use crate::view::{MessageView, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("assistant", Role::Assistant)];
 
+const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
+
 /// Where a message's tool results are: `tool_result` blocks of its content,
 /// each one's payload its `content`, cleared to the placeholder. The view
 /// reads them by it, and pruning's older messages are read by it alone,
@@ -34,7 +36,6 @@ pub const RESULT_PARTS: ResultParts = ResultParts {
     cleared: Replacement::Placeholder,
     cleared_error: Replacement::Placeholder,
 };
-const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
 
 /// A user or assistant message with a string or an array content, no OpenAI
 /// Chat fields and no foreign blocks; no `type`, unless it is an assistant
