@@ -6,7 +6,9 @@
 //! aside), but for `formats`, which takes the placeholder constant from
 //! `prune` and reads through `memo`.
 //! - `util`: the crate's own small copies of std and serde_json pieces, kept
-//!   for the wasm size budget: `number` (numbers as JS prints them), `join`,
+//!   for the wasm size budget: `number` (numbers as JS prints them; in
+//!   WebAssembly JS prints them, through `bindings`, the one place the core
+//!   calls into it), `join`,
 //!   `hash` (the maps' hasher), `json` (the JSON the package builds),
 //!   `collect` (a collect of results, as a loop).
 //! - `node`: the read-only view of a JSON-like value (JS values, serde_json)

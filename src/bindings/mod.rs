@@ -16,6 +16,7 @@ mod memo;
 mod own_values;
 mod request;
 mod strings;
+pub use strings::js_number_text;
 mod types;
 
 use wasm_bindgen::prelude::*;

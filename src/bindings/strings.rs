@@ -116,3 +116,16 @@ fn encode<'a>(value: &JsValue, buffer: &'a mut Vec<u8>) -> Option<&'a str> {
         }
     }
 }
+
+#[wasm_bindgen]
+extern "C" {
+    /// JS's global `String`, of a number: runs no code of the caller's.
+    #[wasm_bindgen(js_name = String)]
+    fn string_of_number(value: f64) -> String;
+}
+
+/// A number as JS prints it, by JS itself: `util::number::number_text` in
+/// WebAssembly (see there why).
+pub fn js_number_text(value: f64) -> String {
+    string_of_number(value)
+}

@@ -26,6 +26,7 @@ const SAFE = [
   [/^console\.error\(getStringFromWasm0\(arg0, arg1\)\);/, "the panic hook's console.error (src/bindings/mod.rs), after a panic only"],
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?throw new Error\((v0|getStringFromWasm0\(arg0, arg1\))\);/, "wasm-bindgen's own internal errors (an exhausted externref table, a class instance re-entered); never a caller's value"],
   [/^const ret = typeof (globalThis|global|self|window) === "undefined"/, "reads a global binding"],
+  [/^const ret = String\(arg1\); const ptr1 = passStringToWasm0\(ret, wasm\d?\.__wbindgen_malloc, wasm\d?\.__wbindgen_realloc\);/, "String of a number (src/bindings/strings.rs, string_of_number takes an f64): prints it, and runs no code of the caller's"],
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (arg0|v0); return ret; \}/, "a cast: returns its argument"],
   [/^const ret = getStringFromWasm0\(arg0, arg1\); return ret; \}/, "makes a JS string from the module's own memory"],
   [/^const ret = field\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's field with an index (guarded_item), which catches what it calls (the test below)"],
