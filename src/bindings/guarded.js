@@ -343,8 +343,8 @@ export function stringFields(history, indexes, key, placeholder, states, replace
  * messages, where the core's read of a tool message costs about forty calls.
  */
 export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies) {
-  const [array, partType, idKey, payload, valueKey, ...types] = names;
-  const rule = { partType, idKey, payload, valueKey, types, kinds, placeholder };
+  const [array, partType, idKey, payload, valueKey, keptIf, ...types] = names;
+  const rule = { partType, idKey, payload, valueKey, keptIf, types, kinds, placeholder };
   for (let i = 0; i < indexes.length; i++) {
     try {
       const message = history[indexes[i]];
@@ -395,10 +395,13 @@ function partToClear(part, rule) {
   if (typeof part[rule.idKey] !== "string") return -1;
   const output = part[rule.payload];
   if (rule.types.length === 0) {
-    // The payload is the value (ResultParts::types in src/formats/result_parts.rs).
-    if (output === undefined) return 0;
+    // The payload is the value (ResultParts::untagged in src/formats/result_parts.rs):
+    // any JSON value when the code after the types' says so.
+    const json = rule.kinds[0] === 1;
+    if (rule.keptIf !== "" && part[rule.keptIf] !== undefined) return 0;
+    if (output === undefined) return json ? -1 : 0;
     if (typeof output === "string") return output === rule.placeholder ? 0 : 1;
-    return Array.isArray(output) ? 1 : -1;
+    return json || Array.isArray(output) ? 1 : -1;
   }
   if (typeof output !== "object" || output === null || Array.isArray(output)) return -1;
   const outputType = output.type;

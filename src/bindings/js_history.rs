@@ -159,14 +159,17 @@ impl Messages for JsHistory<'_> {
             rule.id_key,
             rule.payload,
             rule.value_key,
+            rule.kept_if,
         ];
         let names = (fields
             .iter()
             .chain(rule.types.iter().map(|(name, _, _)| name)))
         .map(|name| key(name))
         .collect();
+        // Each type's code, then whether an untagged payload may be any JSON.
         let kinds: Vec<u8> = (rule.types.iter())
             .map(|&(_, payload, error)| u8::from(payload == Payload::Text) | u8::from(error) << 1)
+            .chain([u8::from(rule.untagged == Payload::Json)])
             .collect();
         let undefined = JsValue::UNDEFINED;
         let (cleared, cleared_error, copies) = match &self.replacement {

@@ -34,6 +34,8 @@ pub const RESULT_PARTS: ResultParts = ResultParts {
         ("error-json", Payload::Json, true),
         ("content", Payload::Content, false),
     ],
+    untagged: Payload::Json,
+    kept_if: "",
     cleared: Replacement::Tagged {
         fields: &[("type", "text")],
         placeholder_key: "value",

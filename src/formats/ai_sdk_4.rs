@@ -8,10 +8,11 @@
 use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::formats::ai_sdk;
+use crate::formats::result_parts::{Payload, ResultParts};
 use crate::formats::shared::{json_text, string_field, tool_call_block};
 use crate::formats::{Facts, Format, MessageReader};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, Path, Replacement, ToolResult};
+use crate::view::{MessageView, Replacement, ToolResult};
 
 /// The roles and content shapes of `ModelMessage`, and parts of AI SDK 4.
 pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
@@ -28,6 +29,23 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     ai_sdk::view_with(message, reader, &version)
 }
 
+/// Where a message's tool results are: `tool-result` parts of its content,
+/// each one's payload its `result`, cleared to the placeholder. The view
+/// reads them by it, and pruning's older messages are read by it alone,
+/// many at a time (`Format::result_parts_by_name`).
+pub const RESULT_PARTS: ResultParts = ResultParts {
+    array: "content",
+    part_type: ai_sdk::RESULT_PARTS.part_type,
+    id_key: ai_sdk::RESULT_PARTS.id_key,
+    payload: "result",
+    value_key: "",
+    types: &[],
+    untagged: Payload::Json,
+    kept_if: "experimental_content",
+    cleared: Replacement::Placeholder,
+    cleared_error: Replacement::Placeholder,
+};
+
 /// A tool result's payload: `result`, a string (counted as text, and the
 /// placeholder once cleared) or any other JSON value. A result that also has
 /// `experimental_content` is kept whole: `ai` 4 sends that content instead
@@ -39,24 +57,19 @@ fn result<N: Node>(
     field: &str,
     reader: &MessageReader,
 ) -> Result<(u64, Option<ToolResult>), InputError> {
-    let result = reader.get(part, field, "result")?;
+    let result = reader.get(part, field, RESULT_PARTS.payload)?;
     let (milli, cleared) = match &result {
         Some(text) if text.kind() == Kind::String => reader.payload(text),
         Some(value) => (reader.json_milli(value), false),
         None => (0, false),
     };
-    let rich = reader.get(part, field, "experimental_content")?;
+    let rich = reader.get(part, field, RESULT_PARTS.kept_if)?;
     if let Some(rich) = rich {
         return Ok((milli + reader.json_milli(&rich), None));
     }
     Ok((
         milli,
-        Some(ToolResult::new(
-            Path::part_field("content", index, "result"),
-            milli,
-            cleared,
-            Replacement::Placeholder,
-        )),
+        Some(RESULT_PARTS.result(index, milli, cleared, false)),
     ))
 }
 

@@ -8,7 +8,7 @@
 use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
-use crate::formats::result_parts::ResultParts;
+use crate::formats::result_parts::{Payload, ResultParts};
 use crate::formats::shared::{
     content_blocks, content_misfit, foreign_field, is_marker, joined, output_text, parts,
     required_type, role_misfit, string_field, subfield, tag_candidate, text_block, text_milli,
@@ -33,6 +33,8 @@ pub const RESULT_PARTS: ResultParts = ResultParts {
     payload: "content",
     value_key: "",
     types: &[],
+    untagged: Payload::Content,
+    kept_if: "",
     cleared: Replacement::Placeholder,
     cleared_error: Replacement::Placeholder,
 };

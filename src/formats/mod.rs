@@ -203,14 +203,15 @@ impl Format {
     }
 
     /// The rule of where a message's results are, when they are parts of
-    /// its content (an AI SDK message's `tool-result` parts, an Anthropic
-    /// message's `tool_result` blocks, in a message of any role the format
-    /// knows), where `view_if_results` finds them
+    /// its content (an AI SDK message's `tool-result` parts, of either
+    /// version, an Anthropic message's `tool_result` blocks, in a message
+    /// of any role the format knows), where `view_if_results` finds them
     /// by the same rule. Pruning's older messages are then read by that
     /// rule alone, many at a time (`Messages::result_parts`).
     pub fn result_parts_by_name(self, found: FoundRole) -> Option<&'static ResultParts> {
         match (self, self.known_role(Some(found))) {
             (Format::AiSdk, Some(_)) => Some(&ai_sdk::RESULT_PARTS),
+            (Format::AiSdk4, Some(_)) => Some(&ai_sdk_4::RESULT_PARTS),
             (Format::Anthropic, Some(_)) => Some(&anthropic::RESULT_PARTS),
             _ => None,
         }

@@ -1,7 +1,8 @@
 //! Where a message's tool results are when each is a part of its content
 //! (AI SDK 5 and later: a `tool-result` part's tagged payload `output`,
-//! `{ type, value }`; Anthropic: a `tool_result` block's `content`, a string
-//! or an array of blocks), stated as data. The format's reader finds
+//! `{ type, value }`; AI SDK 4: a `tool-result` part's `result`, any JSON
+//! value; Anthropic: a `tool_result` block's `content`, a string or an array
+//! of blocks), stated as data. The format's reader finds
 //! and prices its results by it; pruning's older messages, whose results are
 //! all cleared, are read by it alone, many at a time
 //! (`Messages::result_parts`, `resultParts` in `guarded.js`), so the two
@@ -36,9 +37,17 @@ pub struct ResultParts {
     /// and whether it reports an error (`cleared_error` then replaces it, so
     /// the provider still marks the call as failed). A payload of any other
     /// type is kept as it is. None: the payload is no tagged object but the
-    /// value itself, text (the placeholder once cleared) or an array of
-    /// content parts, and a part without one holds nothing to clear.
+    /// value itself (`untagged`).
     pub types: &'static [(&'static str, Payload, bool)],
+    /// What an untagged payload may be: `Payload::Content`, a string or an
+    /// array of content parts, and a part without one holds nothing to
+    /// clear (Anthropic); `Payload::Json`, any JSON value (AI SDK 4). A
+    /// string that is the placeholder is cleared already.
+    pub untagged: Payload,
+    /// A field whose presence keeps a result part as it is, or "": AI SDK
+    /// 4 sends `experimental_content` in place of `result`, and one edit
+    /// cannot clear both.
+    pub kept_if: &'static str,
     pub cleared: Replacement,
     pub cleared_error: Replacement,
 }
@@ -130,16 +139,21 @@ impl ResultParts {
             part.field(self.id_key).ok()??.text()?;
             let payload = part.field(self.payload).ok()?;
             if self.types.is_empty() {
-                // The payload is the value: absent, or the placeholder,
-                // there is nothing to clear.
+                let kept = !self.kept_if.is_empty() && part.field(self.kept_if).ok()?.is_some();
+                let json = self.untagged == Payload::Json;
+                // The payload is the value: kept, the placeholder, or
+                // absent where that means no result, there is nothing to
+                // clear.
                 match payload {
+                    _ if kept => continue,
+                    None if json => return None,
                     None => continue,
                     Some(text) if text.kind() == Kind::String => {
                         if text.text_is(placeholder) {
                             continue;
                         }
                     }
-                    Some(parts) if parts.kind() == Kind::Array => {}
+                    Some(value) if json || value.kind() == Kind::Array => {}
                     Some(_) => return None,
                 }
                 clear |= 1 << index;

@@ -380,6 +380,59 @@ test("pruneForModel reads an older Anthropic message by the rule of where its re
   assert.throws(() => pruneForModel(broken), (error) => error instanceof TypeError && /^effective\[2\]\.content\[0\]\.content must be a string or an array of content blocks, got number$/.test(error.message));
 });
 
+test("pruneForModel reads an older AI SDK 4 tool message by the rule of where its results are, and answers as a whole read does", () => {
+  // 1,201 messages of `ai` 4's CoreMessages: a request, two tool-call
+  // parts, a tool message of their two tool-result parts, a reply. Older
+  // results varied: JSON results (an object, null), already cleared, one
+  // sent as experimental_content (kept whole), a part that is a class
+  // instance, and one behind a getter.
+  class Part {
+    constructor(fields) {
+      Object.assign(this, fields);
+    }
+  }
+  const output = (turn, k) => Array.from({ length: 40 }, (_, line) => `src/file_${turn}_${k}.ts:${line}: const value = compute(${line});`).join("\n");
+  const history = [];
+  for (let turn = 0; turn < 300; turn++) {
+    const ids = [`call_${turn}_a`, `call_${turn}_b`];
+    history.push({ role: "user", content: `Step ${turn}: run the tests and fix what fails.` });
+    history.push({ role: "assistant", content: ids.map((toolCallId) => ({ type: "tool-call", toolCallId, toolName: "readFile", args: { path: "src/lib.ts" } })) });
+    let results = ids.map((toolCallId, k) => ({ type: "tool-result", toolCallId, toolName: "readFile", result: output(turn, k) }));
+    const variant = turn < 220 ? turn % 8 : -1;
+    if (variant === 0) results[0] = { ...results[0], result: { lines: results[0].result.split("\n") } };
+    if (variant === 1) results[1] = { ...results[1], result: "[Old tool result content cleared]" };
+    if (variant === 2) results[0] = { ...results[0], experimental_content: [{ type: "text", text: results[0].result }] };
+    if (variant === 3) results = [new Part(results[0]), results[1]];
+    if (variant === 4) {
+      const { result, ...rest } = results[1];
+      results[1] = Object.defineProperty(rest, "result", { enumerable: true, get: () => result });
+    }
+    if (variant === 5) results[0] = { ...results[0], result: null };
+    history.push({ role: "tool", content: results });
+    history.push({ role: "assistant", content: `Step ${turn} done.` });
+  }
+  history.push({ role: "user", content: "Thanks." });
+  prunesAsWholeRead(history, (pruned) => {
+    // The same objects where a whole read keeps them, down to each part.
+    pruned.forEach((message, i) => {
+      if (Array.isArray(message.content)) message.content.forEach((part, p) => assert.equal(part === history[i].content[p], pruned[i] === history[i] || part === history[i].content[p], `message ${i} part ${p}`));
+    });
+  });
+  const cleared = pruneForModel(history);
+  assert.deepEqual(cleared[2].content.map((part) => part.result), ["[Old tool result content cleared]", "[Old tool result content cleared]"]);
+  assert.equal(cleared[10].content[0], history[10].content[0], "a result sent as experimental_content is kept whole");
+  assert.ok(cleared[14].content[0] instanceof Part && cleared[14].content[0].result === "[Old tool result content cleared]", "a class instance's copy");
+  assert.equal(cleared[22].content[0].result, "[Old tool result content cleared]", "a null result is cleared");
+  assert.equal(cleared[2].content[0] === history[2].content[0], false);
+  // The rule reads of an older message its parts' types and its results
+  // alone: a result part with no toolName, which a whole read refuses, is
+  // cleared.
+  const { toolName: _, ...unnamed } = history[2].content[0];
+  const nameless = history.map((message, i) => (i === 2 ? { ...message, content: [unnamed, message.content[1]] } : message));
+  assert.throws(() => new kram.HistoryMemo().pruneForModel(nameless), /effective\[2\]\.content\[0\]\.toolName must be a string/);
+  assert.equal(pruneForModel(nameless)[2].content[0].result, "[Old tool result content cleared]");
+});
+
 test("pruneForModel clears an older tool message it does not read whole, and refuses one whose content throws", () => {
   // An older tool message with no tool_call_id: a whole read refuses it, but
   // pruning's older messages are cleared unread but for their content.
