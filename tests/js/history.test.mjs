@@ -326,48 +326,70 @@ test("pruneForModel reads an older AI SDK tool message by the rule of where its 
   assert.throws(() => pruneForModel(broken), (error) => error instanceof TypeError && /^effective\[3\]\.content\[0\]\.output\.value must be a string, got number$/.test(error.message));
 });
 
-test("pruneForModel reads an older Anthropic message by the rule of where its results are, and answers as a whole read does", () => {
-  // 1,201 messages: a user request, an assistant turn of two tool_use
-  // blocks, a user message of their two tool_result blocks, a reply. Older
-  // results varied: content as blocks, already cleared, absent, a block
-  // that is a class instance, and one behind a getter (read by the core).
-  class Block {
-    constructor(fields) {
-      Object.assign(this, fields);
-    }
+/** A part or block that is a class instance, not a plain object. */
+class Instance {
+  constructor(fields) {
+    Object.assign(this, fields);
   }
-  const output = (turn, k) => Array.from({ length: 40 }, (_, line) => `src/file_${turn}_${k}.rs:${line}: let value = compute(${line});`).join("\n");
+}
+
+/**
+ * 1,201 messages: 300 turns of a request, an assistant message of two tool
+ * calls (`call(id)`), a `resultsRole` message of their two results
+ * (`result(id, output)`, forty lines each; the first 220 turns' parts
+ * through `vary(turn % 8, parts)`) and a reply (`reply(text)`); then a
+ * last request.
+ */
+function toolLoop({ call, result, resultsRole, reply, vary }) {
   const history = [];
   for (let turn = 0; turn < 300; turn++) {
-    const ids = [`toolu_${turn}_a`, `toolu_${turn}_b`];
+    const ids = [`call_${turn}_a`, `call_${turn}_b`];
+    const output = (k) => Array.from({ length: 40 }, (_, line) => `src/file_${turn}_${k}.ts:${line}: const value = compute(${line});`).join("\n");
+    const results = ids.map((id, k) => result(id, output(k)));
     history.push({ role: "user", content: `Step ${turn}: run the tests and fix what fails.` });
-    history.push({ role: "assistant", content: ids.map((id) => ({ type: "tool_use", id, name: "read_file", input: { path: "src/lib.rs" } })) });
-    let results = ids.map((id, k) => ({ type: "tool_result", tool_use_id: id, content: output(turn, k) }));
-    const variant = turn < 220 ? turn % 8 : -1;
-    if (variant === 0) results[0] = { ...results[0], content: [{ type: "text", text: results[0].content }] };
-    if (variant === 1) results[1] = { ...results[1], content: "[Old tool result content cleared]" };
-    if (variant === 2) delete results[0].content;
-    if (variant === 3) results = [new Block(results[0]), results[1]];
-    if (variant === 4) {
-      const { content, ...rest } = results[1];
-      results[1] = Object.defineProperty(rest, "content", { enumerable: true, get: () => content });
-    }
-    if (variant === 5) results = [{ type: "text", text: "Both ran." }, ...results];
-    history.push({ role: "user", content: results });
-    history.push({ role: "assistant", content: [{ type: "text", text: `Step ${turn} done.` }] });
+    history.push({ role: "assistant", content: ids.map(call) });
+    history.push({ role: resultsRole, content: turn < 220 ? vary(turn % 8, results) : results });
+    history.push({ role: "assistant", content: reply(`Step ${turn} done.`) });
   }
   history.push({ role: "user", content: "Thanks." });
-  prunesAsWholeRead(history, (pruned) => {
-    // The same objects where a whole read keeps them, down to each block.
-    pruned.forEach((message, i) => {
-      if (Array.isArray(message.content)) message.content.forEach((block, b) => assert.equal(block === history[i].content[b], pruned[i] === history[i] || block === history[i].content[b], `message ${i} block ${b}`));
-    });
+  return history;
+}
+
+/** `prunesAsWholeRead`'s check that the answer keeps the caller's very parts where a whole read does. */
+const keepsPartsAsWholeRead = (history) => (pruned) =>
+  pruned.forEach((message, i) => {
+    if (!Array.isArray(message.content)) return;
+    message.content.forEach((part, p) => assert.equal(part === history[i].content[p], pruned[i] === history[i] || part === history[i].content[p], `message ${i} part ${p}`));
   });
+
+test("pruneForModel reads an older Anthropic message by the rule of where its results are, and answers as a whole read does", () => {
+  // Older results varied: content as blocks, already cleared, absent, a
+  // block that is a class instance, one behind a getter (read by the
+  // core), and a text block before the results.
+  const history = toolLoop({
+    call: (id) => ({ type: "tool_use", id, name: "read_file", input: { path: "src/lib.rs" } }),
+    result: (id, content) => ({ type: "tool_result", tool_use_id: id, content }),
+    resultsRole: "user",
+    reply: (text) => [{ type: "text", text }],
+    vary: (variant, [first, second]) => {
+      if (variant === 0) return [{ ...first, content: [{ type: "text", text: first.content }] }, second];
+      if (variant === 1) return [first, { ...second, content: "[Old tool result content cleared]" }];
+      if (variant === 2) return [{ type: first.type, tool_use_id: first.tool_use_id }, second];
+      if (variant === 3) return [new Instance(first), second];
+      if (variant === 4) {
+        const { content, ...rest } = second;
+        return [first, Object.defineProperty(rest, "content", { enumerable: true, get: () => content })];
+      }
+      if (variant === 5) return [{ type: "text", text: "Both ran." }, first, second];
+      return [first, second];
+    },
+  });
+  prunesAsWholeRead(history, keepsPartsAsWholeRead(history));
   const cleared = pruneForModel(history);
   assert.equal(cleared[2].content[1].content, "[Old tool result content cleared]");
   assert.equal(cleared[2].content[0].content, "[Old tool result content cleared]", "blocks cleared to the placeholder");
   assert.equal(cleared[10].content[0], history[10].content[0], "a result with no content is kept");
-  assert.ok(cleared[14].content[0] instanceof Block && cleared[14].content[0] !== history[14].content[0], "a class instance's copy");
+  assert.ok(cleared[14].content[0] instanceof Instance && cleared[14].content[0] !== history[14].content[0], "a class instance's copy");
   // The rule reads of an older message its blocks' types and its results
   // alone: a text block with no text, which a whole read refuses, is not
   // read, and the results beside it are cleared.
@@ -381,49 +403,34 @@ test("pruneForModel reads an older Anthropic message by the rule of where its re
 });
 
 test("pruneForModel reads an older AI SDK 4 tool message by the rule of where its results are, and answers as a whole read does", () => {
-  // 1,201 messages of `ai` 4's CoreMessages: a request, two tool-call
-  // parts, a tool message of their two tool-result parts, a reply. Older
-  // results varied: JSON results (an object, null), already cleared, one
-  // sent as experimental_content (kept whole), a part that is a class
-  // instance, and one behind a getter.
-  class Part {
-    constructor(fields) {
-      Object.assign(this, fields);
-    }
-  }
-  const output = (turn, k) => Array.from({ length: 40 }, (_, line) => `src/file_${turn}_${k}.ts:${line}: const value = compute(${line});`).join("\n");
-  const history = [];
-  for (let turn = 0; turn < 300; turn++) {
-    const ids = [`call_${turn}_a`, `call_${turn}_b`];
-    history.push({ role: "user", content: `Step ${turn}: run the tests and fix what fails.` });
-    history.push({ role: "assistant", content: ids.map((toolCallId) => ({ type: "tool-call", toolCallId, toolName: "readFile", args: { path: "src/lib.ts" } })) });
-    let results = ids.map((toolCallId, k) => ({ type: "tool-result", toolCallId, toolName: "readFile", result: output(turn, k) }));
-    const variant = turn < 220 ? turn % 8 : -1;
-    if (variant === 0) results[0] = { ...results[0], result: { lines: results[0].result.split("\n") } };
-    if (variant === 1) results[1] = { ...results[1], result: "[Old tool result content cleared]" };
-    if (variant === 2) results[0] = { ...results[0], experimental_content: [{ type: "text", text: results[0].result }] };
-    if (variant === 3) results = [new Part(results[0]), results[1]];
-    if (variant === 4) {
-      const { result, ...rest } = results[1];
-      results[1] = Object.defineProperty(rest, "result", { enumerable: true, get: () => result });
-    }
-    if (variant === 5) results[0] = { ...results[0], result: null };
-    history.push({ role: "tool", content: results });
-    history.push({ role: "assistant", content: `Step ${turn} done.` });
-  }
-  history.push({ role: "user", content: "Thanks." });
-  prunesAsWholeRead(history, (pruned) => {
-    // The same objects where a whole read keeps them, down to each part.
-    pruned.forEach((message, i) => {
-      if (Array.isArray(message.content)) message.content.forEach((part, p) => assert.equal(part === history[i].content[p], pruned[i] === history[i] || part === history[i].content[p], `message ${i} part ${p}`));
-    });
+  // `ai` 4's CoreMessages. Older results varied: JSON results (an object,
+  // null), already cleared, one sent as experimental_content (kept whole),
+  // a part that is a class instance, and one behind a getter.
+  const history = toolLoop({
+    call: (toolCallId) => ({ type: "tool-call", toolCallId, toolName: "readFile", args: { path: "src/lib.ts" } }),
+    result: (toolCallId, result) => ({ type: "tool-result", toolCallId, toolName: "readFile", result }),
+    resultsRole: "tool",
+    reply: (text) => text,
+    vary: (variant, [first, second]) => {
+      if (variant === 0) return [{ ...first, result: { lines: first.result.split("\n") } }, second];
+      if (variant === 1) return [first, { ...second, result: "[Old tool result content cleared]" }];
+      if (variant === 2) return [{ ...first, experimental_content: [{ type: "text", text: first.result }] }, second];
+      if (variant === 3) return [new Instance(first), second];
+      if (variant === 4) {
+        const { result, ...rest } = second;
+        return [first, Object.defineProperty(rest, "result", { enumerable: true, get: () => result })];
+      }
+      if (variant === 5) return [{ ...first, result: null }, second];
+      return [first, second];
+    },
   });
+  prunesAsWholeRead(history, keepsPartsAsWholeRead(history));
   const cleared = pruneForModel(history);
   assert.deepEqual(cleared[2].content.map((part) => part.result), ["[Old tool result content cleared]", "[Old tool result content cleared]"]);
+  assert.notEqual(cleared[2].content[0], history[2].content[0]);
   assert.equal(cleared[10].content[0], history[10].content[0], "a result sent as experimental_content is kept whole");
-  assert.ok(cleared[14].content[0] instanceof Part && cleared[14].content[0].result === "[Old tool result content cleared]", "a class instance's copy");
+  assert.ok(cleared[14].content[0] instanceof Instance && cleared[14].content[0].result === "[Old tool result content cleared]", "a class instance's copy");
   assert.equal(cleared[22].content[0].result, "[Old tool result content cleared]", "a null result is cleared");
-  assert.equal(cleared[2].content[0] === history[2].content[0], false);
   // The rule reads of an older message its parts' types and its results
   // alone: a result part with no toolName, which a whole read refuses, is
   // cleared.
