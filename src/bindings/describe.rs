@@ -3,11 +3,12 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::{read_array, read_format_option, to_js_error};
+use super::convert::{read_array, read_format_option, to_js_error, JsNode};
 use super::own_values::{array_of, object, Object};
 use super::types::{FormatOptionsArg, MessageList};
 use crate::content::Block;
 use crate::describe::{describe_messages, Description, MessageInfo};
+use crate::node::Node;
 
 #[wasm_bindgen(typescript_custom_section)]
 const DESCRIBE_TYPES: &'static str = r#"
@@ -57,20 +58,34 @@ pub fn describe(
     let nodes = read_array(&messages, "messages")?;
     let format = read_format_option(options.as_ref())?;
     let description = describe_messages(&nodes, format).map_err(to_js_error)?;
-    Ok(description_to_js(&description).unchecked_into())
+    Ok(description_to_js(&description, &nodes).unchecked_into())
 }
 
 /// Built field by field: smaller code than a serde serializer for these types.
-fn description_to_js(description: &Description) -> Object {
-    let messages = array_of(description.messages.iter().map(message_to_js));
+fn description_to_js(description: &Description, messages: &[JsNode]) -> Object {
+    let messages = array_of(
+        (description.messages.iter())
+            .zip(messages)
+            .map(|(info, message)| message_to_js(info, message)),
+    );
     object(&[
         ("format", description.format.into()),
         ("messages", messages.into()),
     ])
 }
 
-fn message_to_js(info: &MessageInfo) -> JsValue {
-    let blocks = array_of(info.blocks.iter().map(block_to_js));
+fn message_to_js(info: &MessageInfo, message: &JsNode) -> JsValue {
+    // A message whose `content` is one string: a block that holds that
+    // text gets the caller's own string, not one made anew. Most of a
+    // history's text is such (tool output), and making 24 MB of strings
+    // anew made the collector copy them all during the call.
+    let content = message.field("content").ok().flatten();
+    let own = content.as_ref().map(|content| &content.0);
+    let text = |text: &String| match own {
+        Some(own) if super::strings::is_string_of(own, text) => own.clone(),
+        _ => JsValue::from(text),
+    };
+    let blocks = array_of(info.blocks.iter().map(|block| block_to_js(block, text)));
     object(&[
         ("role", info.role.as_str().into()),
         ("kind", info.kind.into()),
@@ -82,9 +97,10 @@ fn message_to_js(info: &MessageInfo) -> JsValue {
     .into()
 }
 
-fn block_to_js(block: &Block) -> JsValue {
+/// A block as JS, its texts and outputs through `text`.
+fn block_to_js(block: &Block, text: impl Fn(&String) -> JsValue) -> JsValue {
     let fields: Vec<(&str, JsValue)> = match block {
-        Block::Text(text) => vec![("type", "text".into()), ("text", text.into())],
+        Block::Text(body) => vec![("type", "text".into()), ("text", text(body))],
         Block::ToolCall {
             id,
             name,
@@ -102,10 +118,10 @@ fn block_to_js(block: &Block) -> JsValue {
         } => vec![
             ("type", "tool-result".into()),
             ("id", id.into()),
-            ("output", output.into()),
+            ("output", text(output)),
             ("isError", (*is_error).into()),
         ],
-        Block::Reasoning(text) => vec![("type", "reasoning".into()), ("text", text.into())],
+        Block::Reasoning(body) => vec![("type", "reasoning".into()), ("text", text(body))],
         Block::Attachment(kind) => vec![("type", "attachment".into()), ("kind", kind.into())],
     };
     object(&fields).into()

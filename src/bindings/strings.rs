@@ -80,6 +80,19 @@ pub fn estimate_string(value: &JsValue, same_as: &str) -> Option<(u64, bool)> {
     })
 }
 
+/// Whether a value is a string whose text is `text`, compared in the
+/// module's memory: no JS string is made for `text`. A text with U+FFFD
+/// is never one: UTF-8 reads a lone surrogate as that, so the strings
+/// could differ. (Looked for as its three bytes: `str::contains` of a char
+/// cost 5 KB of the gzipped module.)
+pub fn is_string_of(value: &JsValue, text: &str) -> bool {
+    let replaced = text
+        .as_bytes()
+        .windows(3)
+        .any(|bytes| bytes == [0xEF, 0xBF, 0xBD]);
+    !replaced && with_text(value, |own| own == text).unwrap_or(false)
+}
+
 /// `use_text` of the text of a string value (`None` for anything else),
 /// lent from the reused buffer. The buffer is borrowed while `use_text`
 /// runs, so `use_text` must read no string itself (one that did would get
