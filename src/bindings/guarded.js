@@ -395,8 +395,8 @@ function partToClear(part, rule) {
   if (typeof part[rule.idKey] !== "string") return -1;
   const output = part[rule.payload];
   if (rule.types.length === 0) {
-    // The payload is the value (ResultParts::untagged in src/formats/result_parts.rs):
-    // any JSON value when the code after the types' says so.
+    // The payload is the value (ResultParts::untagged in src/formats/result_parts.rs).
+    // The code after the types' codes, here the only one, is 1 when it may be any JSON value.
     const json = rule.kinds[0] === 1;
     if (rule.keptIf !== "" && part[rule.keptIf] !== undefined) return 0;
     if (output === undefined) return json ? -1 : 0;
