@@ -253,18 +253,13 @@ fn every_format_s_session_repeated_is_cut_as_a_whole_read_cuts_it() {
     }
 }
 
-/// The premise of every read newest first: a message that fits several
-/// formats reads the same in each, on every format's session, on generated
-/// histories, and on messages with a `name` (OpenAI Chat counts it; the
-/// fuzzer found a named system message read as 10 tokens there and 4 in
-/// the AI SDK's and OpenAI Responses' formats, which took it too).
 /// A history shorter than `SHORTEST_READ_NEWEST_FIRST` is read whole by
 /// every newest-first read: here the newest 32 messages alone decide the
 /// cut, and the two older ones, in another format, make the whole read
 /// refuse the history (found by the fuzz target). The leading probe reads
 /// them with messages that fit both formats, and finds no fault.
 #[test]
-fn a_short_history_that_mixes_formats_is_refused_by_every_read() {
+fn a_short_history_that_mixes_formats_is_refused_by_the_emergency_cut() {
     let anthropic_only = json!({ "role": "user", "content": [
         { "type": "image", "source": { "type": "base64", "media_type": "image/png", "data": "AAAA" } }
     ] });
@@ -287,6 +282,11 @@ fn a_short_history_that_mixes_formats_is_refused_by_every_read() {
     );
 }
 
+/// The premise of every read newest first: a message that fits several
+/// formats reads the same in each, on every format's session, on generated
+/// histories, and on messages with a `name` (OpenAI Chat counts it; the
+/// fuzzer found a named system message read as 10 tokens there and 4 in
+/// the AI SDK's and OpenAI Responses' formats, which took it too).
 #[test]
 fn a_message_that_fits_several_formats_reads_the_same_in_each() {
     for format in ALL_FORMATS.iter().copied() {
