@@ -112,7 +112,9 @@ fn tagged_at<'p, N: Node>(value: &N, mut steps: impl Iterator<Item = &'p str>) -
 
 /// Whether a field's first text (the field itself when it is a string, or
 /// its first element's `text`) starts with the marker tag, or reading it
-/// threw.
+/// threw. Looser than `first_text_tagged`, which the views decide by: it
+/// asks no part's `type` and takes a throw as tagged, so it answers `true`
+/// wherever that one does, for any format's field.
 fn first_text_may_be_tagged<N: Node>(field: &N) -> bool {
     if field.kind() == Kind::String {
         return starts_with_tag(Some(field));
