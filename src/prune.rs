@@ -187,18 +187,16 @@ impl ClearingWalk {
     }
 }
 
-/// `prune_plan` without a budget over a history read newest first, in runs
-/// of older and older messages: the protected tail is found as the walk
-/// goes, and once the walk is decided, the older messages' results are
-/// cleared whatever their estimates (they may be read without them).
+/// `prune_plan` without a budget over a history read newest first: runs of
+/// older and older messages until the protected tail is found, then the
+/// older messages one by one (`walk_older`), and once the walk is decided,
+/// their results are cleared whatever their estimates (they may be read
+/// without them).
 pub struct NewestFirstPruning<'a> {
     options: &'a PruneOptions,
     turns_seen: usize,
     /// Whether the walk has passed the protected tail's first message.
     past_tail: bool,
-    /// How many messages the walk has passed since then: the rate of tool
-    /// output a message, which says how far back to read next.
-    walked_past_tail: usize,
     walk: ClearingWalk,
 }
 
@@ -209,7 +207,6 @@ impl<'a> NewestFirstPruning<'a> {
             options,
             turns_seen: 0,
             past_tail: options.protect_turns == 0,
-            walked_past_tail: 0,
             walk: ClearingWalk::default(),
         })
     }
@@ -225,7 +222,6 @@ impl<'a> NewestFirstPruning<'a> {
                 self.past_tail = self.turns_seen == self.options.protect_turns;
                 continue;
             }
-            self.walked_past_tail += 1;
             self.walk.visit(
                 start + offset,
                 view.is_marker,
@@ -235,28 +231,22 @@ impl<'a> NewestFirstPruning<'a> {
         }
     }
 
-    /// Walks an older message once the walk is decided: of it, only
-    /// whether it is a marker and its results matter.
-    pub fn walk_decided(&mut self, index: usize, is_marker: bool, results: &[ToolResult]) {
-        debug_assert!(self.decided());
+    /// Whether the walk has passed the protected tail: from there on, of a
+    /// message only its results matter (`walk_older`).
+    pub fn past_tail(&self) -> bool {
+        self.past_tail
+    }
+
+    /// Walks an older message once the walk has passed the protected tail:
+    /// of it, only whether it is a marker and its results matter (their
+    /// estimates only until the walk is decided).
+    pub fn walk_older(&mut self, index: usize, is_marker: bool, results: &[ToolResult]) {
+        debug_assert!(self.past_tail);
         self.walk.visit(index, is_marker, results, self.options);
     }
 
     pub fn decided(&self) -> bool {
         self.walk.decided(self.options)
-    }
-
-    /// How many more messages the walk seems to need to be decided: the
-    /// tool output still to walk (what is left to protect, then to save),
-    /// at the rate of the messages walked past the protected tail so far.
-    /// `None` until the walk has passed the tail and seen some output.
-    pub fn messages_to_decide(&self) -> Option<f64> {
-        let running = self.walk.running as f64;
-        if !self.past_tail || running == 0.0 {
-            return None;
-        }
-        let left = self.options.protect_tokens + self.options.minimum_savings - running;
-        Some(left.max(0.0) * self.walked_past_tail as f64 / running)
     }
 
     pub fn edits(self) -> Vec<Edit> {

@@ -5,10 +5,11 @@
 //! history reads of most messages only the few fields that say they are no
 //! marker in any format (so a history that mixes formats, or holds a broken
 //! message, only among those is not refused);
-//! pruning reads the older messages without their estimates, and where
+//! pruning reads the messages older than its protected tail for their
+//! results alone (without their estimates once it is decided), and where
 //! only tool messages hold results, the others for their role alone (and,
 //! in the chat formats, the tool messages for their content alone; in AI
-//! SDK and Anthropic messages, each for its parts alone).
+//! SDK and Anthropic messages, once decided, each for its parts alone).
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.
@@ -19,10 +20,11 @@
 //!   by its fields (its `name`, the start of the texts where a marker's tag
 //!   can be), and the few that may be whole, until one is a marker.
 //! - `prune`: pruning reads the newest messages' estimates until the
-//!   protected tail and the minimum saving are decided, and the older ones
-//!   only for where their results are: one by one, or, where the role's
-//!   name says which field or which parts hold the results, those of all
-//!   of them at once.
+//!   protected tail is found, the older ones one by one for their results'
+//!   estimates until the minimum saving is decided, and the rest only for
+//!   where their results are: one by one, or, where the role's name says
+//!   which field or which parts hold the results, those of all of them at
+//!   once.
 //!
 //! The history is a `Messages`: a slice of messages read already, or (in
 //! the bindings) the caller's array, of which only the messages asked for

@@ -1,9 +1,11 @@
-//! Pruning, read newest first: the newest messages with their estimates,
-//! until the protected tail and the minimum saving are decided; then each
-//! older message only for where its results are and whether each is cleared
-//! already, never for its estimate (every older result is cleared). Where
-//! the role's name says which one field holds a message's result (a chat
-//! `tool` message's `content`), only that field is read, of all such
+//! Pruning, read newest first: the newest messages whole, with their
+//! estimates, until the protected tail is found; then each older message
+//! alone, only for its results: with their estimates until the minimum
+//! saving is decided (where the role's name says which one field holds a
+//! message's result, a chat `tool` message's `content`, only that field),
+//! then only for where they are and whether each is cleared already
+//! (every older result is cleared). Once decided, where the role's name
+//! says which field holds the result, only that field is read, of all such
 //! messages in one call (`Messages::string_fields`); where it says the
 //! results are parts of the content (AI SDK and Anthropic messages), only
 //! the parts, by the rule the format's reader reads them by
@@ -15,6 +17,7 @@ use crate::formats::result_parts::KNOWN;
 use crate::formats::shared::may_be_marker;
 use crate::formats::ResultParts;
 use crate::formats::{read_history, Format, MessageReader, Reading};
+use crate::node::Node;
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
 use crate::view::{Edit, Path, Replacement, ToolResult};
 
@@ -55,44 +58,61 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     let placeholder = &options.placeholder;
     let mut end = effective.len();
     let mut window = FIRST_WINDOW;
-    while end > 0 && !pruning.decided() {
+    // Runs of newest messages, read whole, until the protected tail is
+    // found (it starts at a user turn, which may be a marker).
+    while end > 0 && !pruning.past_tail() {
         let start = end.saturating_sub(window);
         let views = runs
             .read(effective, start..end, format, placeholder, Reading::Sizes)?
             .views;
         pruning.walk(&views, start);
         end = start;
-        window = next_window(&pruning, window);
+        window *= 4;
     }
-    // Decided: of each older message, only whether it is a marker and its
-    // results matter (`Format::view_if_results`), in every format the
-    // newer messages fit; nothing of it when its role's name says it holds
-    // no results (`Format::no_results_by_name`), and only where the name
-    // says its results are (`KnownResults`: the one field of
-    // `Format::result_field_by_name`, or the parts of
-    // `Format::result_parts_by_name`), read for all of them at once.
+    // Past the tail: of each older message, only whether it is a marker
+    // and its results matter (`Format::view_if_results`), in every format
+    // the newer messages fit; nothing of it when its role's name says it
+    // holds no results (`Format::no_results_by_name`). Until the walk is
+    // decided, the results are read with their estimates; where the role's
+    // name says the one field that holds its result
+    // (`Format::result_field_by_name`), only that field. Once it is
+    // decided, only where the name says the results are (`KnownResults`:
+    // that field, or the parts of `Format::result_parts_by_name`), read for
+    // all the older messages at once.
     let mut formats = runs.formats();
     let older: Vec<(usize, Option<Found>)> = role_names_from_the_end(effective, 0..end).collect();
-    let mut known = KnownResults::read(&formats, &older, effective, placeholder);
+    let mut known = None;
     let mut by_name = SettledByName::new();
-    for (index, role) in older {
-        match known.answer(index, role, effective, end) {
-            Answer::Read => {}
-            Answer::Nothing => continue,
-            Answer::Clear(results) => {
-                pruning.walk_decided(index, false, results);
-                continue;
+    for (at, &(index, role)) in older.iter().enumerate() {
+        let decided = pruning.decided();
+        if decided {
+            let known = known.get_or_insert_with(|| {
+                KnownResults::read(&formats, &older[at..], effective, placeholder)
+            });
+            match known.answer(index, role, effective, end) {
+                Answer::Read => {}
+                Answer::Nothing => continue,
+                Answer::Clear(results) => {
+                    pruning.walk_older(index, false, results);
+                    continue;
+                }
             }
         }
         if by_name.settled(&formats, role, Format::no_results_by_name) {
             continue;
+        }
+        if !decided {
+            if let Some(result) = field_result(&formats, role, effective, index, placeholder) {
+                pruning.walk_older(index, false, &[result]);
+                continue;
+            }
         }
         let message = effective.message(index)?;
         let reader = MessageReader {
             argument,
             index,
             placeholder,
-            sizes: false,
+            sizes: !decided,
             cleared: true,
         };
         let found = role.map(Found::role);
@@ -101,22 +121,34 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             Ok(view.map(|view| (view.is_marker, view.tool_results)))
         })?;
         if let Some((is_marker, results)) = results {
-            pruning.walk_decided(index, is_marker, &results);
+            pruning.walk_older(index, is_marker, &results);
         }
     }
     Some(pruning.edits())
 }
 
-/// The next run of older messages to read: as far back as the walk seems
-/// to need to be decided, and a quarter again (a run that falls short
-/// costs one more, short, run); four times the last run while the walk has
-/// no rate to go by, and never more than that.
-fn next_window(pruning: &NewestFirstPruning, window: usize) -> usize {
-    let most = window * 4;
-    match pruning.messages_to_decide() {
-        Some(needed) => ((needed * 1.25) as usize).max(FIRST_WINDOW).min(most),
-        None => most,
-    }
+/// The one result of the message at `index`, with its estimate, when its
+/// role's name says in every format still in the running that it is the
+/// string of one field (`Format::result_field_by_name`), and that field is
+/// a string: only that field is read.
+fn field_result<H: Messages + ?Sized>(
+    formats: &[Format],
+    role: Option<Found>,
+    effective: &H,
+    index: usize,
+    placeholder: &str,
+) -> Option<ToolResult> {
+    let Some(ResultRule::Field(key)) = agreed_rule(formats, role?) else {
+        return None;
+    };
+    let field = effective.message(index)?.field(key).ok()??;
+    let (milli, cleared) = field.estimate_text(placeholder)?;
+    Some(ToolResult::new(
+        Path::key(key),
+        milli,
+        cleared,
+        Replacement::Placeholder,
+    ))
 }
 
 /// How the results of the older messages with a role are found without

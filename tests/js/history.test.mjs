@@ -251,14 +251,39 @@ test("pruneForModel reads an older tool message for its content alone, and answe
   });
   // A class instance's copy is still one.
   prunesAsWholeRead(history, (pruned) => assert.ok(pruned[11] instanceof ToolReply && pruned[11] !== history[11], "a class instance's copy"));
-  // Each older tool message is read once, for its content and its copy:
-  // the elements read are each one's role, then the newest windows, the
-  // older tool messages and the answer's other messages. (The build before
-  // read each older tool message twice, to read it and to answer it: 2,534.)
+  // Past the protected tail, each older message other than a tool message
+  // is read for its role alone, and each tool message once more: for its
+  // content's estimate until the walk is decided, then for its content
+  // and its copy. So no message is read more than three times (its role,
+  // that read, the answer's), none but a tool message more than twice (the
+  // newest windows are read, not their roles), and the reads add up to at
+  // most twice the messages and once the tool messages. (A build that read
+  // the walk's messages whole until it was decided read the other messages
+  // there too; one before it read each older tool message twice: 2,534.)
   const plain = codingSession(300, { outputLines: 40 });
   const counted = countedElements(plain);
   assert.deepEqual(pruneForModel(counted.proxy), new kram.HistoryMemo().pruneForModel(plain));
-  assert.ok(counted.count.reads <= 2 * plain.length + 8, `${counted.count.reads} element reads for ${plain.length} messages`);
+  const tools = plain.filter((message) => message.role === "tool").length;
+  assert.ok(counted.count.reads <= 2 * plain.length + tools, `${counted.count.reads} element reads for ${plain.length} messages`);
+  plain.forEach((message, i) => {
+    const most = message.role === "tool" ? 3 : 2;
+    assert.ok(counted.count.at[i] <= most, `message ${i}, ${message.role}, read ${counted.count.at[i]} times`);
+  });
+  // Of an assistant message older than the first window, not even its calls
+  // are read (the answer's read takes the message itself).
+  const callsRead = new Set();
+  const watched = plain.map((message, i) =>
+    message.tool_calls === undefined
+      ? message
+      : Object.defineProperty({ ...message }, "tool_calls", {
+          enumerable: true,
+          get: () => (callsRead.add(i), message.tool_calls),
+        }),
+  );
+  const answer = pruneForModel(watched);
+  const oldestRead = Math.min(...callsRead);
+  assert.ok(oldestRead >= plain.length - 32, `the calls of message ${oldestRead} were read`);
+  assert.deepEqual(answer, new kram.HistoryMemo().pruneForModel(watched));
 });
 
 test("pruneForModel reads an older AI SDK tool message by the rule of where its results are, and answers as a whole read does", () => {
@@ -307,14 +332,17 @@ test("pruneForModel reads an older AI SDK tool message by the rule of where its 
   assert.deepEqual(cleared[3].content[0].output, { type: "error-text", value: "[Old tool result content cleared]" });
   assert.deepEqual(cleared[47].content[0].output, { type: "text", value: "[Old tool result content cleared]" });
   assert.equal(cleared[19].content[0].output, history[19].content[0].output, "execution-denied is kept");
-  // Each older message is read once by the rule, for its parts and its
-  // copy (an AI SDK message of any role may hold results): the elements
-  // read are each one's role, then the newest windows, the older messages
-  // and the answer's messages that are not copies.
+  // Past the protected tail, each older message is read once more than
+  // its role (an AI SDK message of any role may hold results): whole until
+  // the walk is decided, then by the rule, for its parts and its copy. So
+  // no message is read more than three times (its role, that read, the
+  // answer's), and each copy made by the rule spares the answer's read.
   const plain = aiSdkSession(300, { outputLines: 40 });
   const counted = countedElements(plain);
-  assert.deepEqual(pruneForModel(counted.proxy), new kram.HistoryMemo().pruneForModel(plain));
-  assert.ok(counted.count.reads <= 3 * plain.length - 250, `${counted.count.reads} element reads for ${plain.length} messages`);
+  const pruned = pruneForModel(counted.proxy);
+  assert.deepEqual(pruned, new kram.HistoryMemo().pruneForModel(plain));
+  assert.ok(counted.count.at.every((reads) => reads <= 3), `at most ${Math.max(...counted.count.at)} reads of a message`);
+  assert.ok(counted.count.reads <= 3 * plain.length - 150, `${counted.count.reads} element reads for ${plain.length} messages`);
   // A result part with no toolName: a whole read refuses it, but the rule
   // reads no more than it needs, and clears it.
   const { toolName: _, ...unnamed } = plain[3].content[0];

@@ -58,12 +58,15 @@ export function messageNumbers(text) {
   return [...text.matchAll(/^--- message (\d+): /gm)].map((m) => Number(m[1]));
 }
 
-/** An array behind a Proxy that counts the reads of its elements. */
+/** An array behind a Proxy that counts the reads of its elements: in all, and of each (`at`). */
 export function countedElements(array) {
-  const count = { reads: 0 };
+  const count = { reads: 0, at: new Array(array.length).fill(0) };
   const proxy = new Proxy(array, {
     get(target, key, receiver) {
-      if (typeof key === "string" && /^\d+$/.test(key)) count.reads += 1;
+      if (typeof key === "string" && /^\d+$/.test(key)) {
+        count.reads += 1;
+        count.at[key] += 1;
+      }
       return Reflect.get(target, key, receiver);
     },
   });
