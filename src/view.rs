@@ -115,6 +115,18 @@ pub enum Replacement {
     },
 }
 
+impl Replacement {
+    /// The key that holds the placeholder, or "" for the placeholder itself.
+    pub const fn placeholder_key(self) -> &'static str {
+        match self {
+            Replacement::Placeholder => "",
+            Replacement::Tagged {
+                placeholder_key, ..
+            } => placeholder_key,
+        }
+    }
+}
+
 /// A tool result's payload, which pruning may replace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolResult {

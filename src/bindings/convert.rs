@@ -354,11 +354,8 @@ fn made_for(edits: &[(Path, Replacement)], copied: Copied) -> bool {
         Copied::Parts(rule) => {
             !edits.is_empty()
                 && edits.iter().all(|(path, _)| {
-                    matches!(
-                        &**path,
-                        [PathStep::Key(array), PathStep::Index(_), PathStep::Key(payload)]
-                            if *array == rule.array && *payload == rule.payload
-                    )
+                    matches!(&**path, [PathStep::Key(array), PathStep::Index(index), ..]
+                        if *array == rule.array && *path == rule.result(*index, 0, false, false).path)
                 })
         }
     }

@@ -331,10 +331,14 @@ export function stringFields(history, indexes, key, placeholder, states, replace
  * values. Two numbers a message go into `answers`: bit i for the part at i,
  * with bit 31 set (that bit alone when the parts' field is text), or 0 when
  * the rule cannot say (the core then reads that message itself, and reports
- * what is wrong or throws); then which of those parts report an error. The rule comes as data: `names` are its field
- * names (the parts' array, a result part's type, its call id, its payload,
- * the payload's value) and then the payload types it clears, and `kinds`
- * what each of those holds (1: its value is text, 2: it reports an error).
+ * what is wrong or throws); then which of those parts report an error.
+ * The rule comes as data: `names` are its field names (the parts' array, a
+ * result part's type, its call id, its payload, the payload's value, the
+ * field that keeps a part whole, the field that makes a part a result when
+ * it has no type, a keyed payload's output and error keys) and then the
+ * payload types it clears, and `kinds` what each of those holds (1: its
+ * value is text, 2: it reports an error), then what an untagged payload
+ * may be (`Untagged`'s code).
  * When `copies` is an array, a plain message with parts to clear also gets
  * its copy there, at its index (as `copyObject`, `copyArray` and
  * `defineData` make it along each path): its parts copied, and each plain
@@ -343,8 +347,8 @@ export function stringFields(history, indexes, key, placeholder, states, replace
  * messages, where the core's read of a tool message costs about forty calls.
  */
 export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies) {
-  const [array, partType, idKey, payload, valueKey, keptIf, ...types] = names;
-  const rule = { partType, idKey, payload, valueKey, keptIf, types, kinds, placeholder };
+  const [array, partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, ...types] = names;
+  const rule = { partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, types, kinds, placeholder };
   for (let i = 0; i < indexes.length; i++) {
     try {
       const message = history[indexes[i]];
@@ -373,7 +377,7 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
       answers[2 * i] = 0x80000000 | toClear;
       answers[2 * i + 1] = reportErrors;
       if (toClear === 0 || !Array.isArray(copies) || !isPlain(message)) continue;
-      const copy = copyClearing(message, array, read, toClear, reportErrors, payload, cleared, clearedError);
+      const copy = copyClearing(message, array, read, toClear, reportErrors, rule, cleared, clearedError);
       if (copy !== undefined) copies[indexes[i]] = copy;
     } catch {
       // 0: the core reads this message itself; or an answer with no copy.
@@ -388,18 +392,28 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
  * that reports an error.
  */
 function partToClear(part, rule) {
-  if (typeof part !== "object" || part === null || Array.isArray(part)) return -1;
-  const type = part.type;
-  if (typeof type !== "string") return -1;
-  if (type !== rule.partType) return 0;
-  if (typeof part[rule.idKey] !== "string") return -1;
-  const output = part[rule.payload];
+  if (!isObject(part)) return -1;
+  // The object that holds the result: the part, or its `resultKey`.
+  let result = part;
+  if (rule.resultKey === "") {
+    const type = part.type;
+    if (typeof type !== "string") return -1;
+    if (type !== rule.partType) return 0;
+  } else {
+    result = part[rule.resultKey];
+    if (result === undefined) return 0;
+    if (!isObject(result)) return -1;
+  }
+  if (rule.idKey !== "" && typeof result[rule.idKey] !== "string") return -1;
+  const output = result[rule.payload];
   if (rule.types.length === 0) {
     // The payload is the value (ResultParts::untagged in src/formats/result_parts.rs).
-    // The code after the types' codes, here the only one, is 1 when it may be any JSON value.
+    // The code after the types' codes, here the only one: 1 when it may be
+    // any JSON value, 2 when it is an object keyed by its output or error.
     const json = rule.kinds[0] === 1;
     if (rule.keptIf !== "" && part[rule.keptIf] !== undefined) return 0;
     if (output === undefined) return json ? -1 : 0;
+    if (rule.kinds[0] === 2) return keyedToClear(output, rule);
     if (typeof output === "string") return output === rule.placeholder ? 0 : 1;
     return json || Array.isArray(output) ? 1 : -1;
   }
@@ -417,18 +431,40 @@ function partToClear(part, rule) {
 }
 
 /**
+ * What `partToClear` makes of a payload keyed by its output or error (a
+ * Gemini `response`): 0 when its one key is either and holds the
+ * placeholder, 3 when it has the error's key but not the output's, else 1.
+ */
+function keyedToClear(output, rule) {
+  if (!isObject(output)) return -1;
+  const keys = Object.keys(output);
+  if (keys.length === 1 && (keys[0] === rule.outputKey || keys[0] === rule.errorKey) && output[keys[0]] === rule.placeholder) return 0;
+  return output[rule.errorKey] !== undefined && output[rule.outputKey] === undefined ? 3 : 1;
+}
+
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
  * `resultParts`' copy of `message`: its parts (`read`) in a new array, each
  * part at a bit of `toClear` copied with a copy of `cleared` (or
- * `clearedError`) as its payload; undefined when such a part is no plain
- * object (Rust copies that message).
+ * `clearedError`) as its payload (in a copy of its `resultKey` object when
+ * the rule has one); undefined when such a part, or that object, is no
+ * plain object (Rust copies that message).
  */
-function copyClearing(message, array, read, toClear, reportErrors, payload, cleared, clearedError) {
+function copyClearing(message, array, read, toClear, reportErrors, rule, cleared, clearedError) {
+  const isPlainObject = (value) => Reflect.getPrototypeOf(value) === Object.prototype;
   for (let p = 0; p < read.length; p++) {
     if ((toClear & (1 << p)) === 0) continue;
-    if (Reflect.getPrototypeOf(read[p]) !== Object.prototype) return undefined;
+    const part = read[p];
+    if (!isPlainObject(part)) return undefined;
+    const result = rule.resultKey === "" ? part : part[rule.resultKey];
+    if (!isPlainObject(result)) return undefined;
     const replacement = (reportErrors & (1 << p)) === 0 ? cleared : clearedError;
     // A tagged payload is copied for each part; a placeholder is a string.
-    read[p] = { ...read[p], [payload]: typeof replacement === "object" ? { ...replacement } : replacement };
+    const payload = { ...result, [rule.payload]: typeof replacement === "object" ? { ...replacement } : replacement };
+    read[p] = rule.resultKey === "" ? payload : { ...part, [rule.resultKey]: payload };
   }
   return { ...message, [array]: read };
 }

@@ -153,6 +153,7 @@ impl Messages for JsHistory<'_> {
         placeholder: &str,
     ) -> Vec<u32> {
         let mut answers = vec![0; 2 * indexes.len()];
+        let (output_key, error_key) = rule.keyed_keys();
         let fields = [
             rule.array,
             rule.part_type,
@@ -160,16 +161,19 @@ impl Messages for JsHistory<'_> {
             rule.payload,
             rule.value_key,
             rule.kept_if,
+            rule.result_key,
+            output_key,
+            error_key,
         ];
         let names = (fields
             .iter()
             .chain(rule.types.iter().map(|(name, _, _)| name)))
         .map(|name| key(name))
         .collect();
-        // Each type's code, then whether an untagged payload may be any JSON.
+        // Each type's code, then what an untagged payload may be.
         let kinds: Vec<u8> = (rule.types.iter())
             .map(|&(_, payload, error)| u8::from(payload == Payload::Text) | u8::from(error) << 1)
-            .chain([u8::from(rule.untagged == Payload::Json)])
+            .chain([rule.untagged as u8])
             .collect();
         let undefined = JsValue::UNDEFINED;
         let (cleared, cleared_error, copies) = match &self.replacement {

@@ -7,7 +7,7 @@
 use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
-use crate::formats::result_parts::{Payload, ResultParts};
+use crate::formats::result_parts::{Payload, ResultParts, Untagged};
 use crate::formats::shared::{
     content_blocks, content_misfit, is_marker, json_text, output_text, parts, required_type,
     role_misfit, string_field, subfield, tag_candidate, text_block, text_milli, tool_call_block,
@@ -24,6 +24,7 @@ use crate::view::{MessageView, Replacement, Role, ToolResult};
 pub const RESULT_PARTS: ResultParts = ResultParts {
     array: "content",
     part_type: "tool-result",
+    result_key: "",
     id_key: "toolCallId",
     payload: "output",
     value_key: "value",
@@ -34,7 +35,7 @@ pub const RESULT_PARTS: ResultParts = ResultParts {
         ("error-json", Payload::Json, true),
         ("content", Payload::Content, false),
     ],
-    untagged: Payload::Json,
+    untagged: Untagged::Json,
     kept_if: "",
     cleared: Replacement::Tagged {
         fields: &[("type", "text")],

@@ -8,7 +8,7 @@
 use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::formats::ai_sdk;
-use crate::formats::result_parts::{Payload, ResultParts};
+use crate::formats::result_parts::{ResultParts, Untagged};
 use crate::formats::shared::{json_text, string_field, tool_call_block};
 use crate::formats::{Facts, Format, MessageReader};
 use crate::node::{Kind, Node};
@@ -36,11 +36,12 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
 pub const RESULT_PARTS: ResultParts = ResultParts {
     array: "content",
     part_type: ai_sdk::RESULT_PARTS.part_type,
+    result_key: "",
     id_key: ai_sdk::RESULT_PARTS.id_key,
     payload: "result",
     value_key: "",
     types: &[],
-    untagged: Payload::Json,
+    untagged: Untagged::Json,
     kept_if: "experimental_content",
     cleared: Replacement::Placeholder,
     cleared_error: Replacement::Placeholder,

@@ -8,7 +8,7 @@
 use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
-use crate::formats::result_parts::{Payload, ResultParts};
+use crate::formats::result_parts::{ResultParts, Untagged};
 use crate::formats::shared::{
     content_blocks, content_misfit, foreign_field, is_marker, joined, output_text, parts,
     required_type, role_misfit, string_field, subfield, tag_candidate, text_block, text_milli,
@@ -29,11 +29,12 @@ const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
 pub const RESULT_PARTS: ResultParts = ResultParts {
     array: "content",
     part_type: "tool_result",
+    result_key: "",
     id_key: "tool_use_id",
     payload: "content",
     value_key: "",
     types: &[],
-    untagged: Payload::Content,
+    untagged: Untagged::Content,
     kept_if: "",
     cleared: Replacement::Placeholder,
     cleared_error: Replacement::Placeholder,

@@ -11,6 +11,7 @@
 use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::result_parts::{ResultParts, Untagged};
 use crate::formats::shared::{
     foreign_field, has, is_marker, joined, json_text, parts, parts_array, role_misfit,
     starts_with_tag, string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
@@ -18,20 +19,35 @@ use crate::formats::shared::{
 };
 use crate::formats::{Facts, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[("user", Role::User), ("model", Role::Assistant)];
 const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `systemInstruction`)";
 
-/// `functionResponse.response` after pruning: Gemini reads the `output` key
-/// as the function's output and `error` as its error details.
-const CLEARED_OUTPUT: Replacement = Replacement::Tagged {
-    fields: &[],
-    placeholder_key: "output",
-};
-const CLEARED_ERROR: Replacement = Replacement::Tagged {
-    fields: &[],
-    placeholder_key: "error",
+/// Where a content's tool results are: parts with a `functionResponse`,
+/// each one's payload its `response` object, which pruning replaces with
+/// one that holds the placeholder under `output` (Gemini reads that key as
+/// the function's output) or, for an error, under `error` (its error
+/// details). The view reads them by it, and pruning's older contents are
+/// read by it alone, many at a time (`Format::result_parts_by_name`).
+pub const RESULT_PARTS: ResultParts = ResultParts {
+    array: "parts",
+    part_type: "",
+    result_key: "functionResponse",
+    id_key: "",
+    payload: "response",
+    value_key: "",
+    types: &[],
+    untagged: Untagged::Keyed,
+    kept_if: "",
+    cleared: Replacement::Tagged {
+        fields: &[],
+        placeholder_key: "output",
+    },
+    cleared_error: Replacement::Tagged {
+        fields: &[],
+        placeholder_key: "error",
+    },
 };
 
 /// A content: no `type` and no `content`, a role that is absent (the API
@@ -220,8 +236,14 @@ fn read_part<N: Node>(
     if let Some(signature) = reader.string(part, field, "thoughtSignature")? {
         reading.milli += reader.encrypted_milli(&signature);
     }
-    if has(part, "functionResponse") {
-        let response = function(reader, part, field, "functionResponse", responses_by_name)?;
+    if has(part, RESULT_PARTS.result_key) {
+        let response = function(
+            reader,
+            part,
+            field,
+            RESULT_PARTS.result_key,
+            responses_by_name,
+        )?;
         reading.answers.extend(response.id);
         if let Some(before) = reader.index.checked_sub(1) {
             reading
@@ -267,33 +289,27 @@ fn function_response<N: Node>(
         milli += ATTACHMENT_MILLI
             * parts(reader, &inner, &subfield(field, "parts"), "a part object")?.len() as u64;
     }
-    let Some(payload) = reader.get(response, field, "response")? else {
+    let Some(payload) = reader.get(response, field, RESULT_PARTS.payload)? else {
         return Ok(milli);
     };
     if payload.kind() != Kind::Object {
-        let payload_field = subfield(field, "response");
+        let payload_field = subfield(field, RESULT_PARTS.payload);
         return Err(reader.type_error(&payload_field, "an object", payload.kind()));
     }
+    let (output, error) = RESULT_PARTS.keyed_keys();
     let keys = payload.keys().unwrap_or_default();
     let only_key = (keys.len() == 1).then(|| keys[0].as_str());
     let single_text = only_key
-        .filter(|key| matches!(*key, "output" | "error"))
+        .filter(|key| *key == output || *key == error)
         .and_then(|key| payload.field(key).ok().flatten())
         .filter(|value| value.kind() == Kind::String);
     let (payload_milli, cleared) = match single_text {
         Some(text) => reader.payload(&text),
         None => (reader.json_milli(&payload), false),
     };
-    let is_error = has(&payload, "error") && !has(&payload, "output");
-    let replacement = if is_error {
-        CLEARED_ERROR
-    } else {
-        CLEARED_OUTPUT
-    };
-    let path = Path::part_subfield("parts", index, "functionResponse", "response");
-    reading
-        .tool_results
-        .push(ToolResult::new(path, payload_milli, cleared, replacement));
+    let is_error = has(&payload, error) && !has(&payload, output);
+    let result = RESULT_PARTS.result(index, payload_milli, cleared, is_error);
+    reading.tool_results.push(result);
     Ok(milli + payload_milli)
 }
 

@@ -204,8 +204,9 @@ impl Format {
 
     /// The rule of where a message's results are, when they are parts of
     /// its content (an AI SDK message's `tool-result` parts, of either
-    /// version, an Anthropic message's `tool_result` blocks, in a message
-    /// of any role the format knows), where `view_if_results` finds them
+    /// version, an Anthropic message's `tool_result` blocks, a Gemini
+    /// content's `functionResponse` parts, in a message of any role the
+    /// format knows), where `view_if_results` finds them
     /// by the same rule. Pruning's older messages are then read by that
     /// rule alone, many at a time (`Messages::result_parts`).
     pub fn result_parts_by_name(self, found: FoundRole) -> Option<&'static ResultParts> {
@@ -213,6 +214,7 @@ impl Format {
             (Format::AiSdk, Some(_)) => Some(&ai_sdk::RESULT_PARTS),
             (Format::AiSdk4, Some(_)) => Some(&ai_sdk_4::RESULT_PARTS),
             (Format::Anthropic, Some(_)) => Some(&anthropic::RESULT_PARTS),
+            (Format::Gemini, Some(_)) => Some(&gemini::RESULT_PARTS),
             _ => None,
         }
     }

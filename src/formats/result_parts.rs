@@ -2,7 +2,8 @@
 //! (AI SDK 5 and later: a `tool-result` part's tagged payload `output`,
 //! `{ type, value }`; AI SDK 4: a `tool-result` part's `result`, any JSON
 //! value; Anthropic: a `tool_result` block's `content`, a string or an array
-//! of blocks), stated as data. The format's reader finds
+//! of blocks; Gemini: the `response` object of a part's `functionResponse`),
+//! stated as data. The format's reader finds
 //! and prices its results by it; pruning's older messages, whose results are
 //! all cleared, are read by it alone, many at a time
 //! (`Messages::result_parts`, `resultParts` in `guarded.js`), so the two
@@ -22,14 +23,39 @@ pub enum Payload {
     Content,
 }
 
+/// What a payload that is the value itself, no tagged object, may be
+/// (`ResultParts::untagged`).
+/// Each one's number is its code in `resultParts` (`guarded.js`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Untagged {
+    /// A string or an array of content parts; a part without one holds
+    /// nothing to clear (Anthropic).
+    Content = 0,
+    /// Any JSON value (AI SDK 4).
+    Json = 1,
+    /// An object whose text is under the key of `cleared` (its output) or
+    /// of `cleared_error` (its error): cleared already when that is its one
+    /// key and holds the placeholder, and an error when it has the error's
+    /// key but not the output's; a part without one holds nothing to clear
+    /// (Gemini's `response`).
+    Keyed = 2,
+}
+
 pub struct ResultParts {
     /// The message's field that holds its parts.
     pub array: &'static str,
-    /// The `type` of a part that is a tool result.
+    /// The `type` of a part that is a tool result, or "" when a part is
+    /// one by its field `result_key`.
     pub part_type: &'static str,
-    /// A result part's field naming the call it answers.
+    /// With no `part_type`, the field whose presence makes a part a tool
+    /// result, an object that holds the result's id and payload (Gemini's
+    /// `functionResponse`, as its parts have no `type`); "" otherwise.
+    pub result_key: &'static str,
+    /// A result's field naming the call it answers, or "" for none that
+    /// must be there.
     pub id_key: &'static str,
-    /// A result part's field that holds its payload, which pruning replaces.
+    /// A result's field that holds its payload, which pruning replaces.
     pub payload: &'static str,
     /// The payload's field that holds its value.
     pub value_key: &'static str,
@@ -39,11 +65,9 @@ pub struct ResultParts {
     /// type is kept as it is. None: the payload is no tagged object but the
     /// value itself (`untagged`).
     pub types: &'static [(&'static str, Payload, bool)],
-    /// What an untagged payload may be: `Payload::Content`, a string or an
-    /// array of content parts, and a part without one holds nothing to
-    /// clear (Anthropic); `Payload::Json`, any JSON value (AI SDK 4). A
-    /// string that is the placeholder is cleared already.
-    pub untagged: Payload,
+    /// What an untagged payload may be. A string that is the placeholder
+    /// is cleared already.
+    pub untagged: Untagged,
     /// A field whose presence keeps a result part as it is, or "": AI SDK
     /// 4 sends `experimental_content` in place of `result`, and one edit
     /// cannot clear both.
@@ -80,11 +104,18 @@ impl ResultParts {
 
     /// The result of the part at `index`, to be cleared.
     pub fn result(&self, index: usize, milli: u64, cleared: bool, error: bool) -> ToolResult {
-        ToolResult::new(
-            Path::part_field(self.array, index, self.payload),
-            milli,
-            cleared,
-            self.replacement(error),
+        let path = match self.result_key {
+            "" => Path::part_field(self.array, index, self.payload),
+            result => Path::part_subfield(self.array, index, result, self.payload),
+        };
+        ToolResult::new(path, milli, cleared, self.replacement(error))
+    }
+
+    /// `Payload::Keyed`'s output key and error key.
+    pub fn keyed_keys(&self) -> (&'static str, &'static str) {
+        (
+            self.cleared.placeholder_key(),
+            self.cleared_error.placeholder_key(),
         )
     }
 
@@ -105,8 +136,8 @@ impl ResultParts {
 
     /// Which parts of `message` hold a result to clear (bit `i` for the part
     /// at `i`, with `KNOWN`; none when `array` is text) and which of those
-    /// report an error, reading nothing but the parts and the result parts'
-    /// `id_key` and payload;
+    /// report an error, reading nothing but the parts (their `type`, or
+    /// their `result_key`) and the results' `id_key` and payload;
     /// `UNKNOWN` when anything is not as the reader wants it (a part that is
     /// no object, a field that is no string, a read that throws) or there
     /// are more than `MOST_PARTS` parts: the caller then reads the message
@@ -132,15 +163,29 @@ impl ResultParts {
             if part.kind() != Kind::Object {
                 return None;
             }
-            // A part whose type is no string is refused by the reader.
-            if part.field("type").ok()??.text()? != self.part_type {
-                continue;
+            // The object that holds the result: the part, or its
+            // `result_key`.
+            let inner = if self.result_key.is_empty() {
+                // A part whose type is no string is refused by the reader.
+                if part.field("type").ok()??.text()? != self.part_type {
+                    continue;
+                }
+                None
+            } else {
+                match part.field(self.result_key).ok()? {
+                    None => continue,
+                    Some(inner) if inner.kind() == Kind::Object => Some(inner),
+                    Some(_) => return None,
+                }
+            };
+            let result = inner.as_ref().unwrap_or(&part);
+            if !self.id_key.is_empty() {
+                result.field(self.id_key).ok()??.text()?;
             }
-            part.field(self.id_key).ok()??.text()?;
-            let payload = part.field(self.payload).ok()?;
+            let payload = result.field(self.payload).ok()?;
             if self.types.is_empty() {
                 let kept = !self.kept_if.is_empty() && part.field(self.kept_if).ok()?.is_some();
-                let json = self.untagged == Payload::Json;
+                let json = self.untagged == Untagged::Json;
                 // The payload is the value: kept, the placeholder, or
                 // absent where that means no result, there is nothing to
                 // clear.
@@ -148,6 +193,12 @@ impl ResultParts {
                     _ if kept => continue,
                     None if json => return None,
                     None => continue,
+                    Some(object) if self.untagged == Untagged::Keyed => {
+                        match self.keyed_to_clear(&object, placeholder)? {
+                            None => continue,
+                            Some(error) => errors |= u32::from(error) << index,
+                        }
+                    }
                     Some(text) if text.kind() == Kind::String => {
                         if text.text_is(placeholder) {
                             continue;
@@ -180,5 +231,23 @@ impl ResultParts {
             }
         }
         Some((clear, errors))
+    }
+
+    /// Of a `Payload::Keyed` payload: `None` when the rule cannot say (no
+    /// object, a read that throws), `Some(None)` when it is cleared
+    /// already, else whether it reports an error.
+    fn keyed_to_clear<N: Node>(&self, payload: &N, placeholder: &str) -> Option<Option<bool>> {
+        if payload.kind() != Kind::Object {
+            return None;
+        }
+        let (output, error) = self.keyed_keys();
+        if let [only] = payload.keys().ok()?.as_slice() {
+            let value = payload.field(only).ok()?;
+            if (only == output || only == error) && value.is_some_and(|v| v.text_is(placeholder)) {
+                return Some(None);
+            }
+        }
+        let has = |key| payload.field(key).map(|value| value.is_some()).ok();
+        Some(Some(has(error)? && !has(output)?))
     }
 }

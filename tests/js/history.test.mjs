@@ -366,29 +366,32 @@ class Instance {
  * calls (`call(id)`), a `resultsRole` message of their two results
  * (`result(id, output)`, forty lines each; the first 220 turns' parts
  * through `vary(turn % 8, parts)`) and a reply (`reply(text)`); then a
- * last request.
+ * last request. Each message is `message(role, content)`: `{ role,
+ * content }` unless the format keeps them otherwise.
  */
-function toolLoop({ call, result, resultsRole, reply, vary }) {
+function toolLoop({ call, result, resultsRole, reply, vary, message = (role, content) => ({ role, content }) }) {
   const history = [];
   for (let turn = 0; turn < 300; turn++) {
     const ids = [`call_${turn}_a`, `call_${turn}_b`];
     const output = (k) => Array.from({ length: 40 }, (_, line) => `src/file_${turn}_${k}.ts:${line}: const value = compute(${line});`).join("\n");
     const results = ids.map((id, k) => result(id, output(k)));
-    history.push({ role: "user", content: `Step ${turn}: run the tests and fix what fails.` });
-    history.push({ role: "assistant", content: ids.map(call) });
-    history.push({ role: resultsRole, content: turn < 220 ? vary(turn % 8, results) : results });
-    history.push({ role: "assistant", content: reply(`Step ${turn} done.`) });
+    history.push(message("user", `Step ${turn}: run the tests and fix what fails.`));
+    history.push(message("assistant", ids.map(call)));
+    history.push(message(resultsRole, turn < 220 ? vary(turn % 8, results) : results));
+    history.push(message("assistant", reply(`Step ${turn} done.`)));
   }
-  history.push({ role: "user", content: "Thanks." });
+  history.push(message("user", "Thanks."));
   return history;
 }
 
-/** `prunesAsWholeRead`'s check that the answer keeps the caller's very parts where a whole read does. */
-const keepsPartsAsWholeRead = (history) => (pruned) =>
-  pruned.forEach((message, i) => {
-    if (!Array.isArray(message.content)) return;
-    message.content.forEach((part, p) => assert.equal(part === history[i].content[p], pruned[i] === history[i] || part === history[i].content[p], `message ${i} part ${p}`));
-  });
+/** `prunesAsWholeRead`'s check that the answer keeps the caller's very parts (in `key`) where a whole read does. */
+const keepsPartsAsWholeRead =
+  (history, key = "content") =>
+  (pruned) =>
+    pruned.forEach((message, i) => {
+      if (!Array.isArray(message[key])) return;
+      message[key].forEach((part, p) => assert.equal(part === history[i][key][p], pruned[i] === history[i] || part === history[i][key][p], `message ${i} part ${p}`));
+    });
 
 test("pruneForModel reads an older Anthropic message by the rule of where its results are, and answers as a whole read does", () => {
   // Older results varied: content as blocks, already cleared, absent, a
@@ -513,4 +516,55 @@ test("a long plain-text history, and one of OpenAI Responses items, have the eff
     }
   }
   assert.ok(found >= 3, `the marker was found in ${found} histories`);
+});
+
+test("pruneForModel reads an older Gemini content by the rule of where its results are, and answers as a whole read does", () => {
+  // Gemini contents: `{ role: "user" | "model", parts }`, a result a part's
+  // `functionResponse`, its payload the `response` object. Older results
+  // varied: an error, already cleared, no response, a part that is a class
+  // instance, a response behind a getter, a text part before the results,
+  // both an output and an error, and an output beside other fields.
+  const history = toolLoop({
+    message: (role, content) => ({ role: role === "assistant" ? "model" : role, parts: typeof content === "string" ? [{ text: content }] : content }),
+    call: (id) => ({ functionCall: { id, name: "read_file", args: { path: "src/lib.rs" } } }),
+    result: (id, output) => ({ functionResponse: { id, name: "read_file", response: { output } } }),
+    resultsRole: "user",
+    reply: (text) => [{ text }],
+    vary: (variant, [first, second]) => {
+      const response = (part, value) => ({ functionResponse: { ...part.functionResponse, response: value } });
+      const text = first.functionResponse.response.output;
+      if (variant === 0) return [response(first, { error: text }), second];
+      if (variant === 1) return [first, response(second, { output: "[Old tool result content cleared]" })];
+      if (variant === 2) return [{ functionResponse: { name: "read_file" } }, second];
+      if (variant === 3) return [new Instance(first), second];
+      if (variant === 4) {
+        const { response: value, ...rest } = second.functionResponse;
+        return [first, { functionResponse: Object.defineProperty(rest, "response", { enumerable: true, get: () => value }) }];
+      }
+      if (variant === 5) return [{ text: "Both ran." }, first, second];
+      if (variant === 6) return [response(first, { output: text, error: "exit 1" }), second];
+      return [response(first, { output: text, exitCode: 0 }), second];
+    },
+  });
+  prunesAsWholeRead(history, keepsPartsAsWholeRead(history, "parts"));
+  const cleared = pruneForModel(history);
+  const responseOf = (index, part) => cleared[index].parts[part].functionResponse.response;
+  assert.deepEqual(responseOf(2, 0), { error: "[Old tool result content cleared]" }, "an error is cleared as one");
+  assert.deepEqual(responseOf(2, 1), { output: "[Old tool result content cleared]" });
+  assert.equal(cleared[6].parts[1], history[6].parts[1], "a cleared response is kept");
+  assert.equal(cleared[10].parts[0], history[10].parts[0], "a result with no response is kept");
+  assert.ok(cleared[14].parts[0] instanceof Instance && cleared[14].parts[0] !== history[14].parts[0], "a class instance's copy");
+  assert.deepEqual(responseOf(26, 0), { output: "[Old tool result content cleared]" }, "an output beside an error is cleared as an output");
+  assert.deepEqual(responseOf(30, 0), { output: "[Old tool result content cleared]" });
+  assert.equal(cleared[2].parts[0].functionResponse.id, "call_0_a", "the response's other fields are kept");
+  // The rule reads of an older content its parts' `functionResponse` and
+  // their `response` alone: a response whose name is no string, which a
+  // whole read refuses, is cleared.
+  const plain = history.map((message) => ({ ...message, parts: message.parts.map((part) => ({ ...part })) }));
+  const misnamed = plain.map((message, i) => (i === 2 ? { ...message, parts: [{ functionResponse: { ...message.parts[0].functionResponse, name: 5 } }] } : message));
+  assert.throws(() => new kram.HistoryMemo().pruneForModel(misnamed), /effective\[2\]\.parts\[0\]\.functionResponse\.name must be a string/);
+  assert.deepEqual(pruneForModel(misnamed)[2].parts[0].functionResponse.response, { error: "[Old tool result content cleared]" });
+  // A response the rule cannot read is read by the core, which says what is wrong.
+  const broken = plain.map((message, i) => (i === 2 ? { ...message, parts: [{ functionResponse: { name: "read_file", response: "done" } }] } : message));
+  assert.throws(() => pruneForModel(broken), (error) => error instanceof TypeError && /^effective\[2\]\.parts\[0\]\.functionResponse\.response must be an object, got string$/.test(error.message));
 });
