@@ -131,8 +131,10 @@ pub trait Node: Sized {
 
     /// For each message, which of `names` its `role` field is (its index
     /// plus one, and `UNTYPED` added when its `type` is absent or null), or
-    /// 0 when it is no object, or an array, or its `role` is no string of
-    /// `names`, or reading it threw. The newest-first reads skip a message
+    /// with no `role`, which of them its `type` is (with `BY_TYPE` added: an
+    /// OpenAI Responses item other than a message), or 0 when it is no
+    /// object, or an array, or neither is a string of `names`, or reading
+    /// one threw. The newest-first reads skip a message
     /// whose role alone settles what they need, and read the others
     /// themselves; the bindings answer many messages in one call into JS.
     fn role_names(messages: &[Self], names: &[&str]) -> Vec<u8> {
@@ -143,6 +145,9 @@ pub trait Node: Sized {
 /// What `Node::role_names` adds for a message with no `type` (an OpenAI
 /// Responses item without one is a message, whose role is its `role`).
 pub const UNTYPED: u8 = 0x80;
+/// What `Node::role_names` adds for a message with no `role` found by its
+/// `type`.
+pub const BY_TYPE: u8 = 0x40;
 
 /// `Node::role_names`, reading each message's role through the trait.
 pub fn role_names_one_by_one<N: Node>(messages: &[N], names: &[&str]) -> Vec<u8> {
@@ -157,10 +162,18 @@ fn role_name<N: Node>(message: &N, names: &[&str]) -> u8 {
     if message.kind() != Kind::Object {
         return 0;
     }
-    let Ok(Some(role)) = message.field("role") else {
-        return 0;
+    let position = |value: N| names.iter().position(|name| value.text_is(name));
+    let role = match message.field("role") {
+        Ok(Some(role)) => role,
+        Ok(None) => {
+            let Ok(Some(item_type)) = message.field("type") else {
+                return 0;
+            };
+            return position(item_type).map_or(0, |at| at as u8 + 1 + BY_TYPE);
+        }
+        Err(_) => return 0,
     };
-    let Some(at) = names.iter().position(|name| role.text_is(name)) else {
+    let Some(at) = position(role) else {
         return 0;
     };
     let untyped = match message.field("type") {

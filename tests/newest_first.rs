@@ -12,9 +12,9 @@ use kram_compaction::formats::{
 };
 use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::newest_first;
-use kram_compaction::node::{Node, UNTYPED};
+use kram_compaction::node::{Node, BY_TYPE, UNTYPED};
 use kram_compaction::prune::{self, emergency_cut, PruneOptions, DEFAULT_PLACEHOLDER};
-use kram_compaction::view::Edit;
+use kram_compaction::view::{Edit, Path};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -558,7 +558,8 @@ fn a_small_budget_is_decided_by_the_newest_messages_in_every_format() {
 }
 
 /// The role names of the messages the partial reads are checked on; the
-/// last is a role no format takes.
+/// last is a role no format takes. Then the types of OpenAI Responses items
+/// with no role, found by their type (the last one a type of no item).
 const NAMES: &[&str] = &[
     "system",
     "developer",
@@ -568,7 +569,14 @@ const NAMES: &[&str] = &[
     "model",
     "function",
     "human",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "reasoning",
+    "file_search_call",
 ];
+const ROLES: usize = 8;
 
 /// A reader of `all[index]`'s structure.
 fn structure_reader(index: usize) -> MessageReader<'static> {
@@ -594,7 +602,7 @@ fn partly_read_messages() -> Vec<Value> {
             session
         })
         .collect();
-    for role in &NAMES[..NAMES.len() - 1] {
+    for role in &NAMES[..ROLES - 1] {
         messages.extend([
             json!({ "role": role, "content": text }),
             json!({ "role": role, "content": [{ "type": "text", "text": text }] }),
@@ -612,6 +620,17 @@ fn partly_read_messages() -> Vec<Value> {
     messages.extend([
         json!({ "parts": [{ "text": text }] }),
         json!({ "type": "function_call_output", "call_id": "c", "output": text }),
+        json!({ "type": "function_call_output", "call_id": "c", "output": [{ "type": "input_text", "text": text }] }),
+        json!({ "type": "function_call_output", "call_id": "c", "output": 7 }),
+        json!({ "type": "function_call_output", "output": text }),
+        json!({ "type": "custom_tool_call_output", "call_id": "c", "output": text }),
+        json!({ "type": "function_call", "call_id": "c", "name": "run", "arguments": "{}" }),
+        json!({ "type": "function_call", "name": "run" }),
+        json!({ "type": "custom_tool_call", "call_id": "c", "name": "patch", "input": text }),
+        json!({ "type": "reasoning", "summary": [{ "type": "summary_text", "text": text }] }),
+        json!({ "type": "reasoning", "summary": 7 }),
+        json!({ "type": "file_search_call", "id": "f", "status": "completed" }),
+        json!({ "type": "function_call_output", "role": null, "call_id": "c", "output": text }),
         json!({ "role": 7, "content": text }),
         json!("not a message"),
     ]);
@@ -675,24 +694,35 @@ fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
 fn a_role_name_found_beforehand_reads_as_the_role_read() {
     let messages = partly_read_messages();
     let (mut named, mut untyped_found) = (0, 0);
-    let mut settled_as_no_results = 0;
+    let (mut settled_as_no_results, mut found_by_type, mut one_field_results) = (0, 0, 0);
     for (index, message) in messages.iter().enumerate() {
         let code = Node::role_names(&[message], NAMES)[0];
-        let Some(name) = (code & !UNTYPED)
+        let Some(name) = (code & !(UNTYPED | BY_TYPE))
             .checked_sub(1)
             .map(|at| NAMES[at as usize])
         else {
             continue;
         };
-        assert_eq!(message["role"], name, "{message}");
+        let by_type = code & BY_TYPE != 0;
+        if by_type {
+            assert!(message.get("role").is_none(), "{message}");
+            assert_eq!(message["type"], name, "{message}");
+            found_by_type += 1;
+        } else {
+            assert_eq!(message["role"], name, "{message}");
+        }
         let untyped = code & UNTYPED != 0;
         assert_eq!(
             untyped,
-            message.get("type").is_none_or(Value::is_null),
+            !by_type && message.get("type").is_none_or(Value::is_null),
             "{message}"
         );
         untyped_found += usize::from(untyped);
-        let found = FoundRole { name, untyped };
+        let found = FoundRole {
+            name,
+            untyped,
+            by_type,
+        };
         named += 1;
         let reader = structure_reader(index);
         for format in ALL_FORMATS {
@@ -703,17 +733,35 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
                 "{label}"
             );
             // What the name settles alone (pruning then does not read the
-            // message at all) is what the read answers.
+            // message at all) is what the read answers: no results. (An
+            // OpenAI Responses item is read whole, and a broken one may
+            // fail: left unread, it is not refused.)
             if format.no_results_by_name(found) {
-                assert_eq!(
-                    format.view_if_results(&message, &reader, None),
-                    Ok(None),
-                    "{label}"
-                );
+                let read = format.view_if_results(&message, &reader, None);
+                let no_results = match &read {
+                    Ok(view) => view.as_ref().is_none_or(|v| v.tool_results.is_empty()),
+                    Err(_) => *format == Format::OpenAiResponses,
+                };
+                assert!(no_results, "{label}: {read:?}");
                 settled_as_no_results += 1;
+            }
+            // The one field the name says holds the result, when it is a
+            // string, is the one result the read finds.
+            let Some(key) = format.result_field_by_name(found) else {
+                continue;
+            };
+            if let (Ok(Some(view)), true) = (
+                format.view_if_results(&message, &reader, None),
+                message[key].is_string(),
+            ) {
+                let paths: Vec<_> = view.tool_results.iter().map(|r| r.path).collect();
+                assert_eq!(paths, [Path::key(key)], "{label}");
+                one_field_results += 1;
             }
         }
     }
+    assert!(found_by_type > 8, "{found_by_type}");
+    assert!(one_field_results > 10, "{one_field_results}");
     assert!(named > 100, "most messages have a name: {named}");
     assert!(
         untyped_found > 50 && untyped_found < named,

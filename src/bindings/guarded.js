@@ -199,9 +199,10 @@ export function kindOf(value) {
 /**
  * For each of `found.length` messages of `history` from `start`, which of
  * `names` its `role` is (the index plus one, and UNTYPED added when its
- * `type` is absent or null) into `found`, as the core's
- * `Node::role_names` says: 0 for a message that is no object, or an array,
- * or whose `role` is no string of `names`. A read that throws also answers
+ * `type` is absent or null), or with no `role` its `type` (with BY_TYPE
+ * added), into `found`, as the core's `Node::role_names` says: 0 for a
+ * message that is no object, or an array, or whose `role` (or `type`) is
+ * no string of `names`. A read that throws also answers
  * 0, and is not kept: the core then reads that message itself, and reports
  * what it throws. One call for many messages, where the core's own reads of
  * a role cost about four calls a message.
@@ -476,11 +477,18 @@ function isPlain(message) {
 
 /** What `Node::role_names` adds for a message with no `type` (UNTYPED in src/node.rs). */
 const UNTYPED = 0x80;
+/** What it adds for a message with no `role` found by its `type` (BY_TYPE in src/node.rs). */
+const BY_TYPE = 0x40;
 
 function roleName(message, names) {
   try {
     if (typeof message !== "object" || message === null || Array.isArray(message)) return 0;
     const role = message.role;
+    if (role === undefined) {
+      const type = message.type;
+      const byType = typeof type === "string" ? names.indexOf(type) + 1 : 0;
+      return byType === 0 ? 0 : byType + BY_TYPE;
+    }
     const found = typeof role === "string" ? names.indexOf(role) + 1 : 0;
     if (found === 0) return 0;
     const type = message.type;

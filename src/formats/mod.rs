@@ -59,11 +59,14 @@ pub const ALL_FORMATS: &[Format] = &[
 
 /// A message's `role`, found beforehand (`Node::role_names`): the string,
 /// and whether the message has no `type` (absent or null), which makes an
-/// OpenAI Responses item a message with that role.
+/// OpenAI Responses item a message with that role; or, `by_type`, the
+/// `type` of a message with no `role` (an OpenAI Responses item that is no
+/// message).
 #[derive(Clone, Copy, Debug)]
 pub struct FoundRole<'a> {
     pub name: &'a str,
     pub untyped: bool,
+    pub by_type: bool,
 }
 
 impl Format {
@@ -198,6 +201,9 @@ impl Format {
             (Format::OpenAiChat | Format::Ollama, Some(("tool", _))) => {
                 Some(shared::CHAT_RESULT_FIELD)
             }
+            (Format::OpenAiResponses, Some((_, Role::Tool))) => {
+                Some(openai_responses::RESULT_FIELD)
+            }
             _ => None,
         }
     }
@@ -223,7 +229,10 @@ impl Format {
     /// results by that alone, as `view_if_results` would answer without
     /// reading anything else of it.
     pub fn no_results_by_name(self, found: FoundRole) -> bool {
-        self.results_only_in_tool_messages()
+        // An OpenAI Responses item holds results only when it is a call's
+        // output (`view` reads it as a tool message), but its role is not
+        // found by `role` alone (`view_if_results`).
+        (self.results_only_in_tool_messages() || self == Format::OpenAiResponses)
             && matches!(self.known_role(Some(found)), Some((_, role)) if role != Role::Tool)
     }
 
@@ -283,10 +292,14 @@ impl Format {
     /// was found beforehand, without reading anything else of it: `None`
     /// when none was found, the format refuses it, or the format reads more
     /// for a role. An OpenAI Responses item with no `type` is a message,
-    /// whose role is its `role` field.
+    /// whose role is its `role` field; one found by its `type` reads as the
+    /// role its `view` gives it (`openai_responses::ROLE_BY_TYPE`), though
+    /// `role` reads none.
     fn known_role(self, found: Option<FoundRole<'_>>) -> Option<(&str, Role)> {
         let found = found?;
         let rule = match self {
+            Format::OpenAiResponses if found.by_type => &openai_responses::ROLE_BY_TYPE,
+            _ if found.by_type => return None,
             Format::OpenAiResponses if found.untyped => &openai_responses::MESSAGE_ROLE,
             _ => self.role_rule()?,
         };

@@ -128,6 +128,24 @@ fn message_role<N: Node>(item: &N, reader: &MessageReader) -> Result<(String, Ro
     MESSAGE_ROLE.named(reader.required_string(item, "", "role")?, reader)
 }
 
+/// The field of a call's output item that holds its result.
+pub const RESULT_FIELD: &str = "output";
+
+/// The role `view` gives an item that is no message and has no role, by
+/// its type, for the types whose role settles what pruning reads of it (the
+/// newest-first reads find them many at a time): a call's output is a tool
+/// message, a call or reasoning the assistant's.
+pub const ROLE_BY_TYPE: RoleRule = RoleRule::one_of(
+    &[
+        ("function_call_output", Role::Tool),
+        ("custom_tool_call_output", Role::Tool),
+        ("function_call", Role::Assistant),
+        ("custom_tool_call", Role::Assistant),
+        ("reasoning", Role::Assistant),
+    ],
+    "",
+);
+
 /// A message item's role (its kind is checked before).
 pub const MESSAGE_ROLE: RoleRule = RoleRule::one_of(ROLES, "");
 
@@ -239,7 +257,7 @@ fn parts_milli<N: Node>(array: &N, field: &str, reader: &MessageReader) -> Resul
 
 /// A call output's `output`, a string or an array of parts: the payload.
 fn call_output<N: Node>(item: &N, reader: &MessageReader) -> Result<(u64, ToolResult), InputError> {
-    let output = reader.get(item, "", "output")?;
+    let output = reader.get(item, "", RESULT_FIELD)?;
     let (milli, cleared) = match &output {
         Some(text) if text.kind() == Kind::String => reader.payload(text),
         Some(array) if array.kind() == Kind::Array => {
@@ -254,7 +272,7 @@ fn call_output<N: Node>(item: &N, reader: &MessageReader) -> Result<(u64, ToolRe
         }
     };
     let result = ToolResult::new(
-        Path::key("output"),
+        Path::key(RESULT_FIELD),
         milli,
         cleared,
         Replacement::Placeholder,

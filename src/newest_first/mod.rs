@@ -52,7 +52,7 @@ use std::ops::Range;
 
 use crate::error::InputError;
 use crate::formats::{read_run, Format, FoundRole, Read, Reading, ALL_FORMATS};
-use crate::node::UNTYPED;
+use crate::node::{BY_TYPE, UNTYPED};
 
 /// The first window of newest messages, in messages.
 const FIRST_WINDOW: usize = 32;
@@ -81,8 +81,9 @@ fn next_run(read: usize, tokens: u64, max_tokens: f64) -> usize {
         .max(FIRST_WINDOW)
 }
 
-/// The role names found many messages at a time (`Messages::role_names`): a
-/// message with another role is read itself.
+/// The role names found many messages at a time (`Messages::role_names`),
+/// and the types of OpenAI Responses items with no role: a message with
+/// another role, or another item, is read itself.
 const ROLE_NAMES: &[&str] = &[
     "user",
     "assistant",
@@ -91,35 +92,44 @@ const ROLE_NAMES: &[&str] = &[
     "developer",
     "function",
     "model",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "reasoning",
 ];
 
 /// A message's role found by `Messages::role_names`: its name's index in
-/// `ROLE_NAMES`, and whether the message has no `type`.
+/// `ROLE_NAMES`, and whether the message has no `type`, or was found by its
+/// `type` for having no `role`.
 #[derive(Clone, Copy)]
 struct Found {
     at: usize,
     untyped: bool,
+    by_type: bool,
 }
 
 impl Found {
     /// `Node::role_names`'s code of a message, `None` for no role found.
     fn from_code(code: u8) -> Option<Found> {
-        let at = (code & !UNTYPED).checked_sub(1)?;
+        let at = (code & !(UNTYPED | BY_TYPE)).checked_sub(1)?;
         Some(Found {
             at: usize::from(at),
             untyped: code & UNTYPED != 0,
+            by_type: code & BY_TYPE != 0,
         })
     }
 
     /// Its place in a table of what each role found settles.
     fn slot(self) -> usize {
-        self.at * 2 + usize::from(self.untyped)
+        self.at * 3 + usize::from(self.untyped) + 2 * usize::from(self.by_type)
     }
 
     fn role(self) -> FoundRole<'static> {
         FoundRole {
             name: ROLE_NAMES[self.at],
             untyped: self.untyped,
+            by_type: self.by_type,
         }
     }
 }
@@ -161,7 +171,7 @@ fn codes_from_the_end(
 }
 
 /// The table of what each role found settles (`Found::slot`).
-const FOUND_SLOTS: usize = 2 * ROLE_NAMES.len();
+const FOUND_SLOTS: usize = 3 * ROLE_NAMES.len();
 
 /// Whether every format still in the running settles a message by its
 /// role alone (`settles`, such as "no marker can have this role"), so that

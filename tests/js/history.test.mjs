@@ -568,3 +568,58 @@ test("pruneForModel reads an older Gemini content by the rule of where its resul
   const broken = plain.map((message, i) => (i === 2 ? { ...message, parts: [{ functionResponse: { name: "read_file", response: "done" } }] } : message));
   assert.throws(() => pruneForModel(broken), (error) => error instanceof TypeError && /^effective\[2\]\.parts\[0\]\.functionResponse\.response must be an object, got string$/.test(error.message));
 });
+
+test("pruneForModel reads an older OpenAI Responses call output for its output alone, and no other item at all", () => {
+  // OpenAI Responses items: a call's output is an item with no role, found
+  // by its `type`. Older outputs varied: content parts rather than a
+  // string, already cleared, a class instance, and one behind a getter.
+  const history = [];
+  for (let turn = 0; turn < 200; turn++) {
+    const ids = [`call_${turn}_a`, `call_${turn}_b`];
+    history.push({ role: "user", content: `Step ${turn}: run the tests and fix what fails.` });
+    history.push({ type: "reasoning", summary: [{ type: "summary_text", text: "Run both." }] });
+    for (const id of ids) history.push({ type: "function_call", call_id: id, name: "shell", arguments: '{"command":"npm test"}' });
+    ids.forEach((id, k) => {
+      const output = Array.from({ length: 40 }, (_, line) => `src/file_${turn}_${k}.ts:${line}: const value = compute(${line});`).join("\n");
+      let item = { type: "function_call_output", call_id: id, output };
+      if (turn < 150 && k === 0) {
+        const variant = turn % 5;
+        if (variant === 1) item = { ...item, output: [{ type: "input_text", text: output }] };
+        if (variant === 2) item = { ...item, output: "[Old tool result content cleared]" };
+        if (variant === 3) item = new Instance(item);
+        if (variant === 4) {
+          const { output: value, ...rest } = item;
+          item = Object.defineProperty(rest, "output", { enumerable: true, get: () => value });
+        }
+      }
+      history.push(item);
+    });
+    history.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: `Step ${turn} done.` }] });
+  }
+  history.push({ role: "user", content: "Thanks." });
+  prunesAsWholeRead(history, () => {});
+  const cleared = pruneForModel(history);
+  assert.equal(cleared[5].output, "[Old tool result content cleared]");
+  // Seven items a turn: the first output of turn t is item 7t + 4.
+  assert.equal(cleared[11].output, "[Old tool result content cleared]", "content parts cleared to the placeholder");
+  assert.equal(cleared[18], history[18], "a cleared output is kept");
+  assert.ok(cleared[25] instanceof Instance && cleared[25] !== history[25], "a class instance's copy");
+  // Of the calls and the reasoning older than the first window, nothing
+  // is read but their type: their fields are never asked for.
+  const read = new Set();
+  const watched = history.map((item, i) =>
+    item.type !== "function_call" && item.type !== "reasoning"
+      ? item
+      : new Proxy(item, { get: (target, key) => (key !== "role" && key !== "type" && read.add(i), target[key]) }),
+  );
+  const answer = pruneForModel(watched);
+  const oldest = Math.min(...read);
+  assert.ok(oldest >= history.length - 32, `item ${oldest} was read`);
+  assert.deepEqual(answer, new kram.HistoryMemo().pruneForModel(watched));
+  // An output with no call_id: a whole read refuses it, but the read of an
+  // older output reads its output alone, and clears it.
+  const { call_id: _, ...unanswered } = history[5];
+  const uncalled = history.map((item, i) => (i === 5 ? unanswered : item));
+  assert.throws(() => new kram.HistoryMemo().pruneForModel(uncalled), /effective\[5\]\.call_id must be a string/);
+  assert.equal(pruneForModel(uncalled)[5].output, "[Old tool result content cleared]");
+});
