@@ -6,7 +6,8 @@
 //! `step-start` part separates the model calls of one assistant message.
 //!
 //! What counts is what `convertToModelMessages` (from `ai`) sends: text,
-//! reasoning, files and tool parts; `source-url`, `source-document` and
+//! reasoning, files and an assistant message's tool parts (it sends the
+//! tool parts of no other message); `source-url`, `source-document` and
 //! `step-start` parts are never sent and count nothing; a `data-NAME` part
 //! is sent only through the caller's `convertDataPart`, and counts as its
 //! JSON so the estimate never falls short.
@@ -112,6 +113,9 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
                 0
             }
             part_type if UNSENT_PARTS.contains(&part_type) => 0,
+            // `convertToModelMessages` sends the tool parts of an
+            // assistant message alone: another's hold no results.
+            part_type if is_tool_part(part_type) && role != Role::Assistant => 0,
             part_type if is_tool_part(part_type) => {
                 match tool_part(part, part_type, index, field, reader, &mut view)? {
                     Some(sent) => {

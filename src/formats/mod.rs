@@ -230,10 +230,16 @@ impl Format {
     /// reading anything else of it.
     pub fn no_results_by_name(self, found: FoundRole) -> bool {
         // An OpenAI Responses item holds results only when it is a call's
-        // output (`view` reads it as a tool message), but its role is not
-        // found by `role` alone (`view_if_results`).
-        (self.results_only_in_tool_messages() || self == Format::OpenAiResponses)
-            && matches!(self.known_role(Some(found)), Some((_, role)) if role != Role::Tool)
+        // output, which `view` reads as a tool message and a found type
+        // names (`known_role`).
+        let holder = match self {
+            Format::OpenAiResponses => Role::Tool,
+            _ => match self.results_role() {
+                Some(holder) => holder,
+                None => return false,
+            },
+        };
+        matches!(self.known_role(Some(found)), Some((_, role)) if role != holder)
     }
 
     /// Whether a message reads as a compaction marker, no further than that
@@ -255,33 +261,37 @@ impl Format {
         }
     }
 
-    /// Whether only tool messages (`Role::Tool`) hold tool results in this
-    /// format: in the others a result is a part or block that any message,
-    /// or any item, may hold.
-    fn results_only_in_tool_messages(self) -> bool {
-        matches!(
-            self,
-            Format::OpenAiChat | Format::Ollama | Format::LangChain
-        )
+    /// The one role whose messages alone hold tool results in this format,
+    /// as `role` reads it: a tool message in the chat formats and LangChain;
+    /// an assistant message in AI SDK UI (`convertToModelMessages` sends
+    /// the tool parts of no other). `None` where a result is a part or
+    /// block that a message of any role may hold, and in OpenAI Responses,
+    /// whose call outputs `role` reads no role of.
+    fn results_role(self) -> Option<Role> {
+        match self {
+            Format::OpenAiChat | Format::Ollama | Format::LangChain => Some(Role::Tool),
+            Format::AiSdkUi => Some(Role::Assistant),
+            _ => None,
+        }
     }
 
     /// A message's view when it may hold tool results, `None` when it holds
-    /// none, read no further than that needs: where only tool messages hold
-    /// results, any other message's role alone (found beforehand as
-    /// `reads_as_marker` takes it). For pruning's older messages, read
-    /// newest first.
+    /// none, read no further than that needs: where only one role's
+    /// messages hold results (`results_role`), any other message's role
+    /// alone (found beforehand as `reads_as_marker` takes it). For
+    /// pruning's older messages, read newest first.
     pub fn view_if_results<N: Node>(
         self,
         message: &N,
         reader: &MessageReader,
         found: Option<FoundRole>,
     ) -> Result<Option<MessageView>, InputError> {
-        if self.results_only_in_tool_messages() {
+        if let Some(holder) = self.results_role() {
             let role = match self.known_role(found) {
                 Some((_, role)) => Some(role),
                 None => self.role(message, reader)?.map(|(_, role)| role),
             };
-            if role != Some(Role::Tool) {
+            if role != Some(holder) {
                 return Ok(None);
             }
         }

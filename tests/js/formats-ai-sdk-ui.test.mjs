@@ -69,6 +69,20 @@ test("pruned outputs and error texts become the placeholder; AI SDK sends it as 
   assert.ok(estimateTokens(pruned) < estimateTokens(history));
 });
 
+test("a tool part of a user message is never sent, so it counts nothing and is never pruned", async () => {
+  // `convertToModelMessages` sends a user message's text, file and data
+  // parts alone; a tool part there (a UI that stored one) is dropped.
+  const tool = { type: "tool-readFile", toolCallId: "c9", state: "output-available", input: { path: "a.ts" }, output: "x".repeat(4000) };
+  const plain = { id: "u9", role: "user", parts: [{ type: "text", text: "Go on." }] };
+  const withTool = { ...plain, parts: [...plain.parts, tool] };
+  const [first, second] = [[...history, plain], [...history, withTool]].map((messages) => describeMessages(messages).messages.at(-1).tokens);
+  assert.equal(second, first, "the tool part counts nothing");
+  const messages = await sent([...history, withTool]);
+  assert.ok(!JSON.stringify(messages).includes(tool.output), "AI SDK sends none of it");
+  const pruned = pruneForModel([...history, withTool, { id: "u10", role: "user", parts: [{ type: "text", text: "Thanks." }] }], EAGER);
+  assert.equal(pruned.at(-2), withTool, "nothing of it is cleared");
+});
+
 test("an emergency cut, and compact's UI marker, are histories AI SDK accepts", async () => {
   const cut = emergencyPrune(history, Math.floor(estimateTokens(history) / 3));
   assert.ok(cut.length < history.length);
