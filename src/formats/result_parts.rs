@@ -24,8 +24,8 @@ pub enum Payload {
 }
 
 /// What a payload that is the value itself, no tagged object, may be
-/// (`ResultParts::untagged`).
-/// Each one's number is its code in `resultParts` (`guarded.js`).
+/// (`ResultParts::untagged`). Each one's number is its code in
+/// `resultParts` (`guarded.js`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Untagged {
@@ -111,7 +111,7 @@ impl ResultParts {
         ToolResult::new(path, milli, cleared, self.replacement(error))
     }
 
-    /// `Payload::Keyed`'s output key and error key.
+    /// `Untagged::Keyed`'s output key and error key.
     pub fn keyed_keys(&self) -> (&'static str, &'static str) {
         (
             self.cleared.placeholder_key(),
@@ -233,7 +233,7 @@ impl ResultParts {
         Some((clear, errors))
     }
 
-    /// Of a `Payload::Keyed` payload: `None` when the rule cannot say (no
+    /// Of an `Untagged::Keyed` payload: `None` when the rule cannot say (no
     /// object, a read that throws), `Some(None)` when it is cleared
     /// already, else whether it reports an error.
     fn keyed_to_clear<N: Node>(&self, payload: &N, placeholder: &str) -> Option<Option<bool>> {

@@ -7,9 +7,11 @@
 //! message, only among those is not refused);
 //! pruning reads the messages older than its protected tail for their
 //! results alone (without their estimates once it is decided), and where
-//! only tool messages hold results, the others for their role alone (and,
-//! in the chat formats, the tool messages for their content alone; in AI
-//! SDK and Anthropic messages, once decided, each for its parts alone).
+//! only one role's messages hold results, the others for their role alone
+//! (and, in the chat formats and OpenAI Responses, a tool message or a
+//! call's output for its one field alone; in the AI SDK, AI SDK 4,
+//! Anthropic and Gemini formats, once decided, each message for its parts
+//! alone).
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.

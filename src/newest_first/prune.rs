@@ -5,12 +5,13 @@
 //! message's result, a chat `tool` message's `content`, only that field),
 //! then only for where they are and whether each is cleared already
 //! (every older result is cleared). Once decided, where the role's name
-//! says which field holds the result, only that field is read, of all such
-//! messages in one call (`Messages::string_fields`); where it says the
-//! results are parts of the content (AI SDK and Anthropic messages), only
-//! the parts, by the rule the format's reader reads them by
-//! (`ResultParts`), also in one call (`Messages::result_parts`); a message
-//! with results to clear that may be a marker is read with its reader.
+//! (or an OpenAI Responses item's type) says which field holds the result,
+//! only that field is read, of all such messages in one call
+//! (`Messages::string_fields`); where it says the results are parts of the
+//! content (AI SDK, AI SDK 4, Anthropic and Gemini messages), only the
+//! parts, by the rule the format's reader reads them by (`ResultParts`),
+//! also in one call (`Messages::result_parts`); a message with results to
+//! clear that may be a marker is read with its reader.
 
 use crate::error::InputError;
 use crate::formats::result_parts::KNOWN;
