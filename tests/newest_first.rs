@@ -119,6 +119,61 @@ fn build_ai_sdk(messages: &[(u8, usize, Vec<u8>)]) -> Vec<Value> {
     history
 }
 
+/// A generated Gemini content: a user's words, a model's text or function
+/// calls, or a content of one to four function responses whose `response`
+/// is of every shape the rule tells apart (an output, an error, both, an
+/// output beside other fields, one already cleared either way, none, one
+/// that is no object), now and then with a part that is no response; and
+/// responses in a model content, and in a marker.
+fn gemini_message() -> impl Strategy<Value = (u8, usize, Vec<u8>)> {
+    (0u8..7, 1usize..300, prop::collection::vec(0u8..10, 1..5))
+}
+
+fn build_gemini(messages: &[(u8, usize, Vec<u8>)]) -> Vec<Value> {
+    let mut history = Vec::new();
+    for (kind, size, responses) in messages {
+        let message = match kind {
+            0 => json!({ "role": "user", "parts": [{ "text": "please ".repeat(*size) }] }),
+            1 => json!({ "role": "model", "parts": [{ "text": "ok ".repeat(*size) }] }),
+            _ => {
+                let calls: Vec<Value> = (0..responses.len())
+                    .map(|_| json!({ "functionCall": { "name": "read", "args": {} } }))
+                    .collect();
+                history.push(json!({ "role": "model", "parts": calls }));
+                let text = "output\n".repeat(*size);
+                let parts: Vec<Value> = responses
+                    .iter()
+                    .map(|shape| {
+                        let response = match shape {
+                            0 | 1 => json!({ "output": text }),
+                            2 => json!({ "error": text }),
+                            3 => json!({ "output": text, "error": "exit 1" }),
+                            4 => json!({ "output": text, "exitCode": 0 }),
+                            5 => json!({ "output": DEFAULT_PLACEHOLDER }),
+                            6 => json!({ "error": DEFAULT_PLACEHOLDER }),
+                            7 => return json!({ "functionResponse": { "name": "read" } }),
+                            8 => json!({ "lines": [text] }),
+                            _ => return json!({ "text": "and then" }),
+                        };
+                        json!({ "functionResponse": { "name": "read", "response": response } })
+                    })
+                    .collect();
+                let mut message =
+                    json!({ "role": if *kind == 4 { "model" } else { "user" }, "parts": parts });
+                if *kind == 6 {
+                    message = Format::Gemini.marker("So far.");
+                    if let Some(Value::Array(marker_parts)) = message.get_mut("parts") {
+                        marker_parts.extend(parts);
+                    }
+                }
+                message
+            }
+        };
+        history.push(message);
+    }
+    history
+}
+
 /// A format's session, twelve times over: a long history of that format.
 fn repeated(format: Format) -> Vec<Value> {
     let session = fixture(format);
@@ -212,6 +267,24 @@ proptest! {
         let messages = build_ai_sdk(&generated);
         let messages = refs(&messages);
         let format = forced.then_some(Format::AiSdk);
+        let options = small_options(turns, protect, minimum);
+        prop_assert_eq!(
+            newest_first_edits(&messages, &options, format),
+            whole_edits(&messages, &options, format)
+        );
+    }
+
+    #[test]
+    fn a_generated_gemini_history_is_pruned_as_a_whole_read_prunes_it(
+        generated in prop::collection::vec(gemini_message(), 0..300),
+        turns in 0usize..4,
+        protect in 0u32..8_000,
+        minimum in 0u32..8_000,
+        forced in any::<bool>(),
+    ) {
+        let messages = build_gemini(&generated);
+        let messages = refs(&messages);
+        let format = forced.then_some(Format::Gemini);
         let options = small_options(turns, protect, minimum);
         prop_assert_eq!(
             newest_first_edits(&messages, &options, format),
