@@ -187,11 +187,12 @@ impl ClearingWalk {
     }
 }
 
-/// `prune_plan` without a budget over a history read newest first: runs of
-/// older and older messages until the protected tail is found, then the
-/// older messages one by one (`walk_older`), and once the walk is decided,
-/// their results are cleared whatever their estimates (they may be read
-/// without them).
+/// `prune_plan` without a budget over a history read newest first: the
+/// newest run (`walk`), then the older messages one by one, each user turn
+/// passed until the protected tail is found (`pass_user_turn`), then each
+/// message's results (`walk_older`); once the walk is decided, their
+/// results are cleared whatever their estimates (they may be read without
+/// them).
 pub struct NewestFirstPruning<'a> {
     options: &'a PruneOptions,
     turns_seen: usize,
@@ -216,10 +217,9 @@ impl<'a> NewestFirstPruning<'a> {
     pub fn walk(&mut self, views: &[MessageView], start: usize) {
         for (offset, view) in views.iter().enumerate().rev() {
             if !self.past_tail {
-                // The protected tail starts at the `protect_turns`-th newest
-                // user turn (`protected_from`).
-                self.turns_seen += usize::from(view.starts_user_turn);
-                self.past_tail = self.turns_seen == self.options.protect_turns;
+                if view.starts_user_turn {
+                    self.pass_user_turn();
+                }
                 continue;
             }
             self.walk.visit(
@@ -229,6 +229,14 @@ impl<'a> NewestFirstPruning<'a> {
                 self.options,
             );
         }
+    }
+
+    /// Passes a message that starts a user turn, inside the protected
+    /// tail: the tail starts at the `protect_turns`-th newest user turn
+    /// (`protected_from`).
+    pub fn pass_user_turn(&mut self) {
+        self.turns_seen += 1;
+        self.past_tail = self.turns_seen == self.options.protect_turns;
     }
 
     /// Whether the walk has passed the protected tail: from there on, of a

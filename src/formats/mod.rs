@@ -242,6 +242,14 @@ impl Format {
         matches!(self.known_role(Some(found)), Some((_, role)) if role != holder)
     }
 
+    /// Whether a message whose role was found beforehand starts no user
+    /// turn by that alone: only a user message may (`MessageView`'s
+    /// `starts_user_turn`; a marker, or a user message of tool results in
+    /// some formats, does not, which only its view says).
+    pub fn no_user_turn_by_name(self, found: FoundRole) -> bool {
+        matches!(self.known_role(Some(found)), Some((_, role)) if role != Role::User)
+    }
+
     /// Whether a message reads as a compaction marker, no further than that
     /// needs: its role, and the whole message (`view`) only when the role is
     /// one a marker can have (`shared::may_be_marker`). The effective

@@ -21,12 +21,13 @@
 //!   instructions, then from the end whether each message may be a marker
 //!   by its fields (its `name`, the start of the texts where a marker's tag
 //!   can be), and the few that may be whole, until one is a marker.
-//! - `prune`: pruning reads the newest messages' estimates until the
-//!   protected tail is found, the older ones one by one for their results'
-//!   estimates until the minimum saving is decided, and the rest only for
-//!   where their results are: one by one, or, where the role's name says
-//!   which field or which parts hold the results, those of all of them at
-//!   once.
+//! - `prune`: pruning reads the newest run with its estimates, the older
+//!   messages one by one for where the user turns start until the
+//!   protected tail is found (the roles' names alone where they settle
+//!   it), then for their results' estimates until the minimum saving is
+//!   decided, and the rest only for where their results are: one by one,
+//!   or, where the role's name says which field or which parts hold the
+//!   results, those of all of them at once.
 //!
 //! The history is a `Messages`: a slice of messages read already, or (in
 //! the bindings) the caller's array, of which only the messages asked for
@@ -178,9 +179,12 @@ const FOUND_SLOTS: usize = 3 * ROLE_NAMES.len();
 /// Whether every format still in the running settles a message by its
 /// role alone (`settles`, such as "no marker can have this role"), so that
 /// the message need not be read at all: worked out once for each role
-/// found while the running formats stay the same (they only ever leave it).
+/// found while the running formats, and the question, stay the same (the
+/// formats only ever leave it).
 struct SettledByName {
     formats: usize,
+    /// The `settles` the table answers, by its address.
+    settles: usize,
     settled: [Option<bool>; FOUND_SLOTS],
 }
 
@@ -188,6 +192,7 @@ impl SettledByName {
     fn new() -> SettledByName {
         SettledByName {
             formats: 0,
+            settles: 0,
             settled: [None; FOUND_SLOTS],
         }
     }
@@ -201,9 +206,10 @@ impl SettledByName {
         let Some(found) = found else {
             return false;
         };
-        if self.formats != formats.len() {
+        if self.formats != formats.len() || self.settles != settles as usize {
             *self = SettledByName::new();
             self.formats = formats.len();
+            self.settles = settles as usize;
         }
         *self.settled[found.slot()].get_or_insert_with(|| {
             !formats.is_empty() && formats.iter().all(|&format| settles(format, found.role()))

@@ -1,10 +1,11 @@
-//! Pruning, read newest first: the newest messages whole, with their
-//! estimates, until the protected tail is found; then each older message
-//! alone, only for its results: with their estimates until the minimum
-//! saving is decided (where the role's name says which one field holds a
-//! message's result, a chat `tool` message's `content`, only that field),
-//! then only for where they are and whether each is cleared already
-//! (every older result is cleared). Once decided, where the role's name
+//! Pruning, read newest first: the newest run whole, with its estimates;
+//! then each older message alone, until the protected tail is found only
+//! for whether it starts a user turn (nothing of it when its role's name
+//! says it does not), and past the tail only for its results: with their
+//! estimates until the minimum saving is decided (where the role's name
+//! says which one field holds a message's result, a chat `tool` message's
+//! `content`, only that field), then only for where they are and whether
+//! each is cleared already (every older result is cleared). Once decided, where the role's name
 //! (or an OpenAI Responses item's type) says which field holds the result,
 //! only that field is read, of all such messages in one call
 //! (`Messages::string_fields`); where it says the results are parts of the
@@ -57,19 +58,25 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     }
     let mut runs = Runs::new();
     let placeholder = &options.placeholder;
-    let mut end = effective.len();
-    let mut window = FIRST_WINDOW;
-    // Runs of newest messages, read whole, until the protected tail is
-    // found (it starts at a user turn, which may be a marker).
-    while end > 0 && !pruning.past_tail() {
-        let start = end.saturating_sub(window);
-        let views = runs
-            .read(effective, start..end, format, placeholder, Reading::Sizes)?
-            .views;
-        pruning.walk(&views, start);
-        end = start;
-        window *= 4;
-    }
+    // The newest run, read whole: the formats the history may be in, and
+    // its newest turns.
+    let end = effective.len() - FIRST_WINDOW;
+    let views = runs
+        .read(
+            effective,
+            end..effective.len(),
+            format,
+            placeholder,
+            Reading::Sizes,
+        )?
+        .views;
+    pruning.walk(&views, end);
+    // Until the protected tail is found, of each older message only
+    // whether it starts a user turn matters: nothing of it when its role's
+    // name says it does not (`Format::no_user_turn_by_name`), else its
+    // view. A single long task (one request, then a long tool loop) is
+    // read so to its request.
+    //
     // Past the tail: of each older message, only whether it is a marker
     // and its results matter (`Format::view_if_results`), in every format
     // the newer messages fit; nothing of it when its role's name says it
@@ -85,7 +92,8 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     let mut known = None;
     let mut by_name = SettledByName::new();
     for (at, &(index, role)) in older.iter().enumerate() {
-        let decided = pruning.decided();
+        let in_tail = !pruning.past_tail();
+        let decided = !in_tail && pruning.decided();
         if decided {
             let known = known.get_or_insert_with(|| {
                 KnownResults::read(&formats, &older[at..], effective, placeholder)
@@ -99,9 +107,15 @@ fn edits_from_the_end<H: Messages + ?Sized>(
                 }
             }
         }
-        if by_name.settled(&formats, role, Format::no_results_by_name) {
+        let settles = match in_tail {
+            true => Format::no_user_turn_by_name,
+            false => Format::no_results_by_name,
+        };
+        if by_name.settled(&formats, role, settles) {
             continue;
         }
+        // (In the tail, a message whose one field holds its result is a
+        // tool message, settled above.)
         if !decided {
             if let Some(result) = field_result(&formats, role, effective, index, placeholder) {
                 pruning.walk_older(index, false, &[result]);
@@ -113,16 +127,24 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             argument,
             index,
             placeholder,
-            sizes: !decided,
+            sizes: !decided && !in_tail,
             cleared: true,
         };
         let found = role.map(Found::role);
-        let results = agreed(&mut formats, |format| {
-            let view = format.view_if_results(&message, &reader, found)?;
-            Ok(view.map(|view| (view.is_marker, view.tool_results)))
+        let read = agreed(&mut formats, |format| {
+            let view = match in_tail {
+                true => Some(format.view(&message, &reader)?),
+                false => format.view_if_results(&message, &reader, found)?,
+            };
+            Ok(view.map(|view| (view.starts_user_turn, view.is_marker, view.tool_results)))
         })?;
-        if let Some((is_marker, results)) = results {
+        let Some((starts_user_turn, is_marker, results)) = read else {
+            continue;
+        };
+        if !in_tail {
             pruning.walk_older(index, is_marker, &results);
+        } else if starts_user_turn {
+            pruning.pass_user_turn();
         }
     }
     Some(pruning.edits())

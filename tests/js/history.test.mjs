@@ -623,3 +623,29 @@ test("pruneForModel reads an older OpenAI Responses call output for its output a
   assert.throws(() => new kram.HistoryMemo().pruneForModel(uncalled), /effective\[5\]\.call_id must be a string/);
   assert.equal(pruneForModel(uncalled)[5].output, "[Old tool result content cleared]");
 });
+
+test("pruneForModel of a single long task reads its tool loop for the roles alone, up to its one request", () => {
+  // One request, then a long tool loop: without a budget the protected
+  // tail (two user turns) reaches back to the start, so nothing is
+  // cleared, and nothing of the loop older than the first window need be
+  // read but each message's role. After a compaction the marker (a user
+  // message) is no turn of its own.
+  const marker = { role: "user", content: "<kram:compaction_summary>\nEarlier work.\n</kram:compaction_summary>" };
+  for (const lead of [[], [marker]]) {
+    const history = [{ role: "system", content: "You are a coding agent." }, ...lead, { role: "user", content: "Fix every failing test." }];
+    for (let i = 0; i < 400; i++) {
+      history.push({ role: "assistant", content: null, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "bash", arguments: '{"command":"npm test"}' } }] });
+      history.push({ role: "tool", tool_call_id: `c${i}`, content: `test ${i} output\n`.repeat(40) });
+    }
+    const read = new Set();
+    const watched = history.map((message, i) => new Proxy(message, { get: (target, key) => (key !== "role" && key !== "type" && read.add(i), target[key]) }));
+    const pruned = pruneForModel(watched);
+    const loopRead = [...read].filter((i) => i > lead.length + 1 && i < history.length - 32);
+    assert.deepEqual(loopRead, [], "no message of the loop older than the first window is read but its role");
+    assert.ok(pruned.every((message, i) => message === watched[i]), "nothing is cleared");
+    // With no turn protected, the loop's older results are cleared as a whole read clears them.
+    const cleared = pruneForModel(history, { protectTurns: 0 });
+    assert.deepEqual(cleared, new kram.HistoryMemo().pruneForModel(history, { protectTurns: 0 }));
+    assert.ok(cleared.some((message, i) => message !== history[i]));
+  }
+});
