@@ -181,6 +181,12 @@ for (const size of SIZES) {
   // At the default budget, as an agent loop cuts: read newest first, it reads only the newest messages.
   await measure("emergencyPrune at 60,000", () => kram.emergencyPrune(history.chat, kram.DEFAULT_MAX_TOKENS));
   await measure("pruneForModel (AI SDK)", () => kram.pruneForModel(history.aiSdk));
+  // A single long task: the same history with its first request alone, a
+  // long tool loop after it. Without a budget its protected tail (two user
+  // turns) reaches back to that request, so nothing is cleared.
+  const firstRequest = history.chat.findIndex((m) => m.role === "user");
+  const longTask = history.chat.filter((m, i) => m.role !== "user" || i === firstRequest);
+  await measure("pruneForModel, a single long task", () => kram.pruneForModel(longTask));
   // An agent loop's turn: the history it has read before, and one more turn
   // (a user message, a tool call, its result, an answer) at its end.
   const seen = history.chat.slice(0, -4);
@@ -326,6 +332,7 @@ const pairs = [
   ["describeMessages"],
   ["pruneForModel", "plain JS pruneForModel"],
   ["pruneForModel (AI SDK)", "AI SDK pruneMessages"],
+  ["pruneForModel, a single long task", "pruneForModel"],
   ["emergencyPrune", "plain JS emergencyPrune", "LangChain trimMessages"],
   ["emergencyPrune at 60,000"],
   ["ContextManager.prepare, first", "estimateTokens"],
