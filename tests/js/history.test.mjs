@@ -256,7 +256,7 @@ test("pruneForModel reads an older tool message for its content alone, and answe
   // content's estimate until the walk is decided, then for its content
   // and its copy. So no message is read more than three times (its role,
   // that read, the answer's), none but a tool message more than twice (the
-  // newest windows are read, not their roles), and the reads add up to at
+  // newest window is read whole, not for its roles), and the reads add up to at
   // most twice the messages and once the tool messages. (A build that read
   // the walk's messages whole until it was decided read the other messages
   // there too; one before it read each older tool message twice: 2,534.)
