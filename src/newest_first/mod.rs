@@ -169,7 +169,12 @@ fn codes_from_the_end(
             window *= 4;
         }
         next -= 1;
-        Some((next, window_codes[next - window_start]))
+        // (Read with `get`: an index past the window, which cannot be,
+        // would answer 0, no role found, and the message be read itself.)
+        Some((
+            next,
+            window_codes.get(next - window_start).copied().unwrap_or(0),
+        ))
     })
 }
 
@@ -211,7 +216,10 @@ impl SettledByName {
             self.formats = formats.len();
             self.settles = settles as usize;
         }
-        *self.settled[found.slot()].get_or_insert_with(|| {
+        let Some(settled) = self.settled.get_mut(found.slot()) else {
+            return false;
+        };
+        *settled.get_or_insert_with(|| {
             !formats.is_empty() && formats.iter().all(|&format| settles(format, found.role()))
         })
     }

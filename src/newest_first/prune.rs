@@ -96,7 +96,8 @@ fn edits_from_the_end<H: Messages + ?Sized>(
         let decided = !in_tail && pruning.decided();
         if decided {
             let known = known.get_or_insert_with(|| {
-                KnownResults::read(&formats, &older[at..], effective, placeholder)
+                let from_here = older.get(at..).unwrap_or_default();
+                KnownResults::read(&formats, from_here, effective, placeholder)
             });
             match known.answer(index, role, effective, end) {
                 Answer::Read => {}
@@ -250,8 +251,10 @@ impl KnownResults {
         let mut rules: [Option<Option<ResultRule>>; FOUND_SLOTS] = [None; FOUND_SLOTS];
         for &(index, role) in older {
             let Some(found) = role else { continue };
-            let found_rule =
-                *rules[found.slot()].get_or_insert_with(|| agreed_rule(formats, found));
+            let Some(slot) = rules.get_mut(found.slot()) else {
+                continue;
+            };
+            let found_rule = *slot.get_or_insert_with(|| agreed_rule(formats, found));
             if let Some(found_rule) = found_rule {
                 if *rule.get_or_insert(found_rule) == found_rule {
                     indexes.push(index as u32);
