@@ -221,6 +221,25 @@ fn small_options(turns: usize, protect: u32, minimum: u32) -> PruneOptions {
     }
 }
 
+/// Pruning `messages` newest first (read as `format` when `forced`, else
+/// as detected) with these small options makes the edits a whole read
+/// makes.
+fn pruned_as_a_whole_read(
+    messages: &[Value],
+    format: Format,
+    forced: bool,
+    (turns, protect, minimum): (usize, u32, u32),
+) -> Result<(), TestCaseError> {
+    let messages = refs(messages);
+    let format = forced.then_some(format);
+    let options = small_options(turns, protect, minimum);
+    prop_assert_eq!(
+        newest_first_edits(&messages, &options, format),
+        whole_edits(&messages, &options, format)
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -246,14 +265,8 @@ proptest! {
         minimum in 0u32..8_000,
         forced in any::<bool>(),
     ) {
-        let messages = build(&parts);
-        let messages = refs(&messages);
-        let format = forced.then_some(Format::OpenAiChat);
-        let options = small_options(turns, protect, minimum);
-        prop_assert_eq!(
-            newest_first_edits(&messages, &options, format),
-            whole_edits(&messages, &options, format)
-        );
+        let options = (turns, protect, minimum);
+        pruned_as_a_whole_read(&build(&parts), Format::OpenAiChat, forced, options)?;
     }
 
     #[test]
@@ -264,14 +277,8 @@ proptest! {
         minimum in 0u32..8_000,
         forced in any::<bool>(),
     ) {
-        let messages = build_ai_sdk(&generated);
-        let messages = refs(&messages);
-        let format = forced.then_some(Format::AiSdk);
-        let options = small_options(turns, protect, minimum);
-        prop_assert_eq!(
-            newest_first_edits(&messages, &options, format),
-            whole_edits(&messages, &options, format)
-        );
+        let options = (turns, protect, minimum);
+        pruned_as_a_whole_read(&build_ai_sdk(&generated), Format::AiSdk, forced, options)?;
     }
 
     #[test]
@@ -282,14 +289,8 @@ proptest! {
         minimum in 0u32..8_000,
         forced in any::<bool>(),
     ) {
-        let messages = build_gemini(&generated);
-        let messages = refs(&messages);
-        let format = forced.then_some(Format::Gemini);
-        let options = small_options(turns, protect, minimum);
-        prop_assert_eq!(
-            newest_first_edits(&messages, &options, format),
-            whole_edits(&messages, &options, format)
-        );
+        let options = (turns, protect, minimum);
+        pruned_as_a_whole_read(&build_gemini(&generated), Format::Gemini, forced, options)?;
     }
 
     #[test]
