@@ -174,6 +174,68 @@ fn build_gemini(messages: &[(u8, usize, Vec<u8>)]) -> Vec<Value> {
     history
 }
 
+/// A generated AI SDK UI message: a user's words, an assistant's text, or
+/// an assistant message of one to four tool parts in every state the rule
+/// tells apart (an output of text or JSON, an error, either already
+/// cleared, no output yet, a call still streaming or denied), now and then
+/// with a text part or a `dynamic-tool` part among them; and tool parts in
+/// a user message, which hold no results, and in a marker.
+fn ai_sdk_ui_message() -> impl Strategy<Value = (u8, usize, Vec<u8>)> {
+    (0u8..7, 1usize..300, prop::collection::vec(0u8..12, 1..5))
+}
+
+fn build_ai_sdk_ui(messages: &[(u8, usize, Vec<u8>)]) -> Vec<Value> {
+    let mut history = Vec::new();
+    for (number, (kind, size, states)) in messages.iter().enumerate() {
+        let message = match kind {
+            0 => {
+                json!({ "role": "user", "parts": [{ "type": "text", "text": "please ".repeat(*size) }] })
+            }
+            1 => {
+                json!({ "role": "assistant", "parts": [{ "type": "text", "text": "ok ".repeat(*size) }] })
+            }
+            _ => {
+                let text = "output\n".repeat(*size);
+                let parts: Vec<Value> = states
+                    .iter()
+                    .enumerate()
+                    .map(|(at, shape)| {
+                        let call = json!({ "type": "tool-read", "toolCallId": format!("call_{number}_{at}"), "input": { "path": "a.rs" } });
+                        let with = |fields: Value| {
+                            let mut part = call.clone();
+                            part.as_object_mut().unwrap().extend(fields.as_object().unwrap().clone());
+                            part
+                        };
+                        match shape {
+                            0 | 1 => with(json!({ "state": "output-available", "output": text })),
+                            2 => with(json!({ "state": "output-available", "output": { "lines": [text] } })),
+                            3 => with(json!({ "state": "output-error", "errorText": text })),
+                            4 => with(json!({ "state": "output-available", "output": DEFAULT_PLACEHOLDER })),
+                            5 => with(json!({ "state": "output-error", "errorText": DEFAULT_PLACEHOLDER })),
+                            6 => with(json!({ "state": "output-available" })),
+                            7 => with(json!({ "state": "input-streaming" })),
+                            8 => with(json!({ "state": "output-denied" })),
+                            9 => with(json!({ "type": "dynamic-tool", "toolName": "read", "state": "output-available", "output": text })),
+                            10 => with(json!({ "state": "input-available", "errorText": text })),
+                            _ => json!({ "type": "text", "text": "and then" }),
+                        }
+                    })
+                    .collect();
+                let mut message = json!({ "role": if *kind == 5 { "user" } else { "assistant" }, "parts": parts });
+                if *kind == 6 {
+                    message = Format::AiSdkUi.marker("So far.");
+                    if let Some(Value::Array(marker_parts)) = message.get_mut("parts") {
+                        marker_parts.extend(parts);
+                    }
+                }
+                message
+            }
+        };
+        history.push(message);
+    }
+    history
+}
+
 /// A format's session, twelve times over: a long history of that format.
 fn repeated(format: Format) -> Vec<Value> {
     let session = fixture(format);
@@ -291,6 +353,18 @@ proptest! {
     ) {
         let options = (turns, protect, minimum);
         pruned_as_a_whole_read(&build_gemini(&generated), Format::Gemini, forced, options)?;
+    }
+
+    #[test]
+    fn a_generated_ai_sdk_ui_history_is_pruned_as_a_whole_read_prunes_it(
+        generated in prop::collection::vec(ai_sdk_ui_message(), 0..300),
+        turns in 0usize..4,
+        protect in 0u32..8_000,
+        minimum in 0u32..8_000,
+        forced in any::<bool>(),
+    ) {
+        let options = (turns, protect, minimum);
+        pruned_as_a_whole_read(&build_ai_sdk_ui(&generated), Format::AiSdkUi, forced, options)?;
     }
 
     #[test]

@@ -355,7 +355,8 @@ fn made_for(edits: &[(Path, Replacement)], copied: Copied) -> bool {
             !edits.is_empty()
                 && edits.iter().all(|(path, _)| {
                     matches!(&**path, [PathStep::Key(array), PathStep::Index(index), ..]
-                        if *array == rule.array && *path == rule.result(*index, 0, false, false).path)
+                        if *array == rule.array
+                            && [false, true].iter().any(|&error| *path == rule.result(*index, 0, false, error).path))
                 })
         }
     }

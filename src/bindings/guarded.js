@@ -348,8 +348,8 @@ export function stringFields(history, indexes, key, placeholder, states, replace
  * messages, where the core's read of a tool message costs about forty calls.
  */
 export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies) {
-  const [array, partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, ...types] = names;
-  const rule = { partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, types, kinds, placeholder };
+  const [array, partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, typePrefix, stateKey, ...types] = names;
+  const rule = { partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, typePrefix, stateKey, types, kinds, placeholder };
   for (let i = 0; i < indexes.length; i++) {
     try {
       const message = history[indexes[i]];
@@ -399,13 +399,14 @@ function partToClear(part, rule) {
   if (rule.resultKey === "") {
     const type = part.type;
     if (typeof type !== "string") return -1;
-    if (type !== rule.partType) return 0;
+    if (type !== rule.partType && (rule.typePrefix === "" || !type.startsWith(rule.typePrefix))) return 0;
   } else {
     result = part[rule.resultKey];
     if (result === undefined) return 0;
     if (!isObject(result)) return -1;
   }
   if (rule.idKey !== "" && typeof result[rule.idKey] !== "string") return -1;
+  if (rule.stateKey !== "") return stateToClear(result, rule);
   const output = result[rule.payload];
   if (rule.types.length === 0) {
     // The payload is the value (ResultParts::untagged in src/formats/result_parts.rs).
@@ -443,6 +444,24 @@ function keyedToClear(output, rule) {
   return output[rule.errorKey] !== undefined && output[rule.outputKey] === undefined ? 3 : 1;
 }
 
+/**
+ * What `partToClear` makes of a result whose state says where its payload
+ * is (an AI SDK UI tool part): 0 for a state that holds none, no payload,
+ * or the placeholder; -1 for a state, or a text, that is no string; else 1,
+ * or 3 for a state that reports an error, its payload under `valueKey`.
+ */
+function stateToClear(result, rule) {
+  const state = result[rule.stateKey];
+  if (typeof state !== "string") return -1;
+  const at = rule.types.indexOf(state);
+  if (at < 0) return 0;
+  const error = (rule.kinds[at] & 2) !== 0;
+  const payload = result[error ? rule.valueKey : rule.payload];
+  if (payload === undefined || payload === rule.placeholder) return 0;
+  if (typeof payload !== "string" && rule.kinds[at] & 1) return -1;
+  return error ? 3 : 1;
+}
+
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -462,9 +481,12 @@ function copyClearing(message, array, read, toClear, reportErrors, rule, cleared
     if (!isPlainObject(part)) return undefined;
     const result = rule.resultKey === "" ? part : part[rule.resultKey];
     if (!isPlainObject(result)) return undefined;
-    const replacement = (reportErrors & (1 << p)) === 0 ? cleared : clearedError;
+    const error = (reportErrors & (1 << p)) !== 0;
+    const replacement = error ? clearedError : cleared;
+    // With a state, an error's payload is under `valueKey`.
+    const key = error && rule.stateKey !== "" ? rule.valueKey : rule.payload;
     // A tagged payload is copied for each part; a placeholder is a string.
-    const payload = { ...result, [rule.payload]: typeof replacement === "object" ? { ...replacement } : replacement };
+    const payload = { ...result, [key]: typeof replacement === "object" ? { ...replacement } : replacement };
     read[p] = rule.resultKey === "" ? payload : { ...part, [rule.resultKey]: payload };
   }
   return { ...message, [array]: read };

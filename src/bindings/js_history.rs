@@ -164,6 +164,8 @@ impl Messages for JsHistory<'_> {
             rule.result_key,
             output_key,
             error_key,
+            rule.type_prefix,
+            rule.state_key,
         ];
         let names = (fields
             .iter()

@@ -24,10 +24,12 @@ use crate::view::{MessageView, Replacement, Role, ToolResult};
 pub const RESULT_PARTS: ResultParts = ResultParts {
     array: "content",
     part_type: "tool-result",
+    type_prefix: "",
     result_key: "",
     id_key: "toolCallId",
     payload: "output",
     value_key: "value",
+    state_key: "",
     types: &[
         ("text", Payload::Text, false),
         ("error-text", Payload::Text, true),

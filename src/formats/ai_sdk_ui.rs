@@ -15,6 +15,7 @@
 use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
+use crate::formats::result_parts::{Payload, ResultParts, Untagged};
 use crate::formats::shared::{
     foreign_field, is_marker, joined, json_text, parts, parts_array, required_type, role_misfit,
     string_field, subfield, tagged, text_block, text_milli, type_name, ATTACHMENT_MILLI,
@@ -22,7 +23,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{Facts, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
+use crate::view::{MessageView, Replacement, Role};
 
 const ROLES: &[(&str, Role)] = &[
     ("system", Role::System),
@@ -62,9 +63,34 @@ pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
     })
 }
 
+/// Where an assistant message's tool results are: a tool part's `output`
+/// once its `state` is `output-available` (any JSON value), its
+/// `errorText` once it is `output-error` (a string), each cleared to the
+/// placeholder. The reader finds and prices them by this rule; pruning's
+/// older assistant messages are read by it alone, many at a time
+/// (`Format::result_parts_by_name`).
+pub const RESULT_PARTS: ResultParts = ResultParts {
+    array: "parts",
+    part_type: "dynamic-tool",
+    type_prefix: "tool-",
+    result_key: "",
+    id_key: "toolCallId",
+    payload: "output",
+    value_key: "errorText",
+    state_key: "state",
+    types: &[
+        ("output-available", Payload::Json, false),
+        ("output-error", Payload::Text, true),
+    ],
+    untagged: Untagged::Json,
+    kept_if: "",
+    cleared: Replacement::Placeholder,
+    cleared_error: Replacement::Placeholder,
+};
+
 /// Whether a part is a tool part, as `isToolUIPart` in `ai` decides.
 fn is_tool_part(part_type: &str) -> bool {
-    part_type.starts_with("tool-") || part_type == "dynamic-tool"
+    RESULT_PARTS.is_result_type(part_type)
 }
 
 /// The role `view` reads first (see `Format::role`).
@@ -169,8 +195,9 @@ fn tool_part<N: Node>(
     reader: &MessageReader,
     view: &mut MessageView,
 ) -> Result<Option<SentTool>, InputError> {
-    let id = reader.required_string(part, field, "toolCallId")?;
-    let state = reader.required_string(part, field, "state")?;
+    let rule = &RESULT_PARTS;
+    let id = reader.required_string(part, field, rule.id_key)?;
+    let state = reader.required_string(part, field, rule.state_key)?;
     if state == "input-streaming" {
         return Ok(None);
     }
@@ -182,40 +209,28 @@ fn tool_part<N: Node>(
     let input = reader.get(part, field, "input")?;
     let mut milli = name_milli + input.map_or(0, |input| reader.json_milli(&input));
     view.opens.push(id.clone());
-    let payload_key = match state.as_str() {
-        "output-available" => "output",
-        "output-error" => "errorText",
-        "output-denied" => {
-            return Ok(Some(SentTool {
-                milli,
-                answered: true,
-            }));
-        }
-        _ => {
-            return Ok(Some(SentTool {
-                milli,
-                answered: false,
-            }))
-        }
+    let Some((kind, error)) = rule.payload_type(&state) else {
+        // A denied call is answered, with nothing to clear; a call in any
+        // other state is not answered yet.
+        return Ok(Some(SentTool {
+            milli,
+            answered: state == "output-denied",
+        }));
     };
+    let payload_key = rule.payload_key(error);
     let payload = reader.get(part, field, payload_key)?;
     let (payload_milli, cleared) = match &payload {
         Some(text) if text.kind() == Kind::String => reader.payload(text),
-        Some(_) if payload_key == "errorText" => {
-            let got = payload.as_ref().map_or(Kind::Undefined, Node::kind);
-            return Err(reader.type_error(&subfield(field, payload_key), "a string", got));
+        Some(other) if kind == Payload::Text => {
+            return Err(reader.type_error(&subfield(field, payload_key), "a string", other.kind()));
         }
         Some(value) => (reader.json_milli(value), false),
         None => (0, false),
     };
     milli += payload_milli;
     if payload.is_some() {
-        view.tool_results.push(ToolResult::new(
-            Path::part_field("parts", index, payload_key),
-            payload_milli,
-            cleared,
-            Replacement::Placeholder,
-        ));
+        view.tool_results
+            .push(rule.result(index, payload_milli, cleared, error));
     }
     Ok(Some(SentTool {
         milli,
@@ -269,11 +284,12 @@ pub fn content<N: Node>(message: &N, reader: &MessageReader) -> Result<Content, 
 }
 
 fn tool_blocks<N: Node>(part: &N, part_type: &str, blocks: &mut Vec<Block>) {
-    let state = string_field(part, "state").unwrap_or_default();
+    let rule = &RESULT_PARTS;
+    let state = string_field(part, rule.state_key).unwrap_or_default();
     if state == "input-streaming" {
         return;
     }
-    let id = string_field(part, "toolCallId").unwrap_or_default();
+    let id = string_field(part, rule.id_key).unwrap_or_default();
     let name = match part_type.strip_prefix("tool-") {
         Some(name) => name.to_string(),
         None => string_field(part, "toolName").unwrap_or_default(),
@@ -289,11 +305,10 @@ fn tool_blocks<N: Node>(part: &N, part_type: &str, blocks: &mut Vec<Block>) {
         name,
         arguments: as_text("input"),
     });
-    let (output, is_error) = match state.as_str() {
-        "output-available" => (as_text("output"), false),
-        "output-error" => (as_text("errorText"), true),
-        "output-denied" => ("Execution denied.".to_string(), true),
-        _ => return,
+    let (output, is_error) = match rule.payload_type(&state) {
+        Some((_, error)) => (as_text(rule.payload_key(error)), error),
+        None if state == "output-denied" => ("Execution denied.".to_string(), true),
+        None => return,
     };
     blocks.push(Block::ToolResult {
         id,

@@ -29,10 +29,12 @@ const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `system`)";
 pub const RESULT_PARTS: ResultParts = ResultParts {
     array: "content",
     part_type: "tool_result",
+    type_prefix: "",
     result_key: "",
     id_key: "tool_use_id",
     payload: "content",
     value_key: "",
+    state_key: "",
     types: &[],
     untagged: Untagged::Content,
     kept_if: "",

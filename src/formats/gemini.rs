@@ -33,10 +33,12 @@ const NO_SYSTEM_ROLE: &str = " (the system prompt is the request's `systemInstru
 pub const RESULT_PARTS: ResultParts = ResultParts {
     array: "parts",
     part_type: "",
+    type_prefix: "",
     result_key: "functionResponse",
     id_key: "",
     payload: "response",
     value_key: "",
+    state_key: "",
     types: &[],
     untagged: Untagged::Keyed,
     kept_if: "",

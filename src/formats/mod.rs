@@ -212,7 +212,7 @@ impl Format {
     /// its content (an AI SDK message's `tool-result` parts, of either
     /// version, an Anthropic message's `tool_result` blocks, a Gemini
     /// content's `functionResponse` parts, in a message of any role the
-    /// format knows), where `view_if_results` finds them
+    /// format knows; an AI SDK UI assistant message's tool parts), where `view_if_results` finds them
     /// by the same rule. Pruning's older messages are then read by that
     /// rule alone, many at a time (`Messages::result_parts`).
     pub fn result_parts_by_name(self, found: FoundRole) -> Option<&'static ResultParts> {
@@ -221,6 +221,7 @@ impl Format {
             (Format::AiSdk4, Some(_)) => Some(&ai_sdk_4::RESULT_PARTS),
             (Format::Anthropic, Some(_)) => Some(&anthropic::RESULT_PARTS),
             (Format::Gemini, Some(_)) => Some(&gemini::RESULT_PARTS),
+            (Format::AiSdkUi, Some((_, Role::Assistant))) => Some(&ai_sdk_ui::RESULT_PARTS),
             _ => None,
         }
     }

@@ -2,7 +2,8 @@
 //! (AI SDK 5 and later: a `tool-result` part's tagged payload `output`,
 //! `{ type, value }`; AI SDK 4: a `tool-result` part's `result`, any JSON
 //! value; Anthropic: a `tool_result` block's `content`, a string or an array
-//! of blocks; Gemini: the `response` object of a part's `functionResponse`),
+//! of blocks; Gemini: the `response` object of a part's `functionResponse`;
+//! AI SDK UI: a tool part's `output` or `errorText`, as its `state` says),
 //! stated as data. The format's reader finds
 //! and prices its results by it; pruning's older messages, whose results are
 //! all cleared, are read by it alone, many at a time
@@ -48,6 +49,9 @@ pub struct ResultParts {
     /// The `type` of a part that is a tool result, or "" when a part is
     /// one by its field `result_key`.
     pub part_type: &'static str,
+    /// A start of the `type` that also makes a part a tool result (AI SDK
+    /// UI's `tool-NAME`, beside its `dynamic-tool`), or "".
+    pub type_prefix: &'static str,
     /// With no `part_type`, the field whose presence makes a part a tool
     /// result, an object that holds the result's id and payload (Gemini's
     /// `functionResponse`, as its parts have no `type`); "" otherwise.
@@ -57,8 +61,16 @@ pub struct ResultParts {
     pub id_key: &'static str,
     /// A result's field that holds its payload, which pruning replaces.
     pub payload: &'static str,
-    /// The payload's field that holds its value.
+    /// The payload's field that holds its value; with a `state_key`, the
+    /// part's field that holds the payload of a state that reports an
+    /// error.
     pub value_key: &'static str,
+    /// The part's field whose string says whether it holds a result yet,
+    /// and in which field (AI SDK UI's `state`), or "". `types` then name
+    /// the states that hold one: the payload is under `payload`, or under
+    /// `value_key` for a state that reports an error; text must be a
+    /// string, and a string that is the placeholder is cleared already.
+    pub state_key: &'static str,
     /// The payload types that pruning clears, what each one's value holds,
     /// and whether it reports an error (`cleared_error` then replaces it, so
     /// the provider still marks the call as failed). A payload of any other
@@ -102,10 +114,25 @@ impl ResultParts {
         }
     }
 
+    /// Whether a part whose `type` is `name` is a tool result (a rule
+    /// with no `result_key`).
+    pub fn is_result_type(&self, name: &str) -> bool {
+        name == self.part_type || !self.type_prefix.is_empty() && name.starts_with(self.type_prefix)
+    }
+
+    /// The field of a result that holds its payload, for a result that
+    /// reports an error or not.
+    pub fn payload_key(&self, error: bool) -> &'static str {
+        match error && !self.state_key.is_empty() {
+            true => self.value_key,
+            false => self.payload,
+        }
+    }
+
     /// The result of the part at `index`, to be cleared.
     pub fn result(&self, index: usize, milli: u64, cleared: bool, error: bool) -> ToolResult {
         let path = match self.result_key {
-            "" => Path::part_field(self.array, index, self.payload),
+            "" => Path::part_field(self.array, index, self.payload_key(error)),
             result => Path::part_subfield(self.array, index, result, self.payload),
         };
         ToolResult::new(path, milli, cleared, self.replacement(error))
@@ -167,7 +194,7 @@ impl ResultParts {
             // `result_key`.
             let inner = if self.result_key.is_empty() {
                 // A part whose type is no string is refused by the reader.
-                if part.field("type").ok()??.text()? != self.part_type {
+                if !self.is_result_type(&part.field("type").ok()??.text()?) {
                     continue;
                 }
                 None
@@ -181,6 +208,16 @@ impl ResultParts {
             let result = inner.as_ref().unwrap_or(&part);
             if !self.id_key.is_empty() {
                 result.field(self.id_key).ok()??.text()?;
+            }
+            if !self.state_key.is_empty() {
+                match self.state_to_clear(result, placeholder)? {
+                    None => continue,
+                    Some(error) => {
+                        clear |= 1 << index;
+                        errors |= u32::from(error) << index;
+                        continue;
+                    }
+                }
             }
             let payload = result.field(self.payload).ok()?;
             if self.types.is_empty() {
@@ -231,6 +268,26 @@ impl ResultParts {
             }
         }
         Some((clear, errors))
+    }
+
+    /// Of a result whose `state_key` says where its payload is: `None`
+    /// when the rule cannot say (a state or a text that is no string, a
+    /// read that throws), `Some(None)` when it holds none to clear (a state
+    /// not among `types`, no payload, or the placeholder), else whether it
+    /// reports an error.
+    fn state_to_clear<N: Node>(&self, result: &N, placeholder: &str) -> Option<Option<bool>> {
+        let state = result.field(self.state_key).ok()??.text()?.into_owned();
+        let Some((kind, error)) = self.payload_type(&state) else {
+            return Some(None);
+        };
+        match result.field(self.payload_key(error)).ok()? {
+            None => Some(None),
+            Some(text) if text.kind() == Kind::String => {
+                Some((!text.text_is(placeholder)).then_some(error))
+            }
+            Some(_) if kind == Payload::Text => None,
+            Some(_) => Some(Some(error)),
+        }
     }
 
     /// Of an `Untagged::Keyed` payload: `None` when the rule cannot say (no

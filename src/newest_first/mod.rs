@@ -10,8 +10,8 @@
 //! only one role's messages hold results, the others for their role alone
 //! (and, in the chat formats and OpenAI Responses, a tool message or a
 //! call's output for its one field alone; in the AI SDK, AI SDK 4,
-//! Anthropic and Gemini formats, once decided, each message for its parts
-//! alone).
+//! Anthropic and Gemini formats, and AI SDK UI's assistant messages, once
+//! decided, each message for its parts alone).
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.

@@ -9,7 +9,8 @@
 //! (or an OpenAI Responses item's type) says which field holds the result,
 //! only that field is read, of all such messages in one call
 //! (`Messages::string_fields`); where it says the results are parts of the
-//! content (AI SDK, AI SDK 4, Anthropic and Gemini messages), only the
+//! content (AI SDK, AI SDK 4, Anthropic and Gemini messages, AI SDK UI
+//! assistant messages), only the
 //! parts, by the rule the format's reader reads them by (`ResultParts`),
 //! also in one call (`Messages::result_parts`); a message with results to
 //! clear that may be a marker is read with its reader.

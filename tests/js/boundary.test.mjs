@@ -171,13 +171,13 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       assert.equal(body.match(/try \{/g).length, 1, name);
       continue;
     }
-    if (["copyClearing", "isPlain", "partToClear", "keyedToClear", "isObject", "mayBeMarker", "firstTextTagged"].includes(name)) {
+    if (["copyClearing", "isPlain", "partToClear", "keyedToClear", "stateToClear", "isObject", "mayBeMarker", "firstTextTagged"].includes(name)) {
       // Helpers called only inside the one try of stringFields,
       // resultParts and markerCandidates (or by helpers called there),
       // which catches what they call.
       const callers = functions.filter(([, , , other]) => other.includes(`${name}(`)).map(([, caller]) => caller);
       assert.ok(callers.length > 0, name);
-      const insideTheTry = ["stringFields", "resultParts", "markerCandidates", "mayBeMarker", "partToClear", "keyedToClear"];
+      const insideTheTry = ["stringFields", "resultParts", "markerCandidates", "mayBeMarker", "partToClear", "keyedToClear", "stateToClear"];
       assert.deepEqual(callers.filter((caller) => !insideTheTry.includes(caller)), [], name);
       continue;
     }

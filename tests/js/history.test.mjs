@@ -569,6 +569,60 @@ test("pruneForModel reads an older Gemini content by the rule of where its resul
   assert.throws(() => pruneForModel(broken), (error) => error instanceof TypeError && /^effective\[2\]\.parts\[0\]\.functionResponse\.response must be an object, got string$/.test(error.message));
 });
 
+test("pruneForModel reads an older AI SDK UI assistant message by the rule of where its results are, and answers as a whole read does", () => {
+  // UIMessages: a tool part holds its call and, as its `state` says, its
+  // result: `output` once `output-available`, `errorText` once
+  // `output-error`. Older parts varied: an error, already cleared, JSON
+  // output, a class instance, an output behind a getter, a text part
+  // before the tool parts, a `dynamic-tool` part, and a denied call.
+  const placeholder = "[Old tool result content cleared]";
+  const history = toolLoop({
+    message: (role, content) => ({ role, parts: typeof content === "string" ? [{ type: "text", text: content }] : content }),
+    call: () => ({ type: "step-start" }),
+    result: (toolCallId, output) => ({ type: "tool-readFile", toolCallId, state: "output-available", input: { path: "src/lib.ts" }, output }),
+    resultsRole: "assistant",
+    reply: (text) => [{ type: "text", text }],
+    vary: (variant, [first, second]) => {
+      const { output, ...call } = first;
+      if (variant === 0) return [{ ...call, state: "output-error", errorText: output }, second];
+      if (variant === 1) return [first, { ...second, output: placeholder }];
+      if (variant === 2) return [{ ...first, output: { lines: output.split("\n") } }, second];
+      if (variant === 3) return [new Instance(first), second];
+      if (variant === 4) {
+        const { output: value, ...rest } = second;
+        return [first, Object.defineProperty(rest, "output", { enumerable: true, get: () => value })];
+      }
+      if (variant === 5) return [{ type: "text", text: "Both ran." }, first, second];
+      if (variant === 6) return [{ ...first, type: "dynamic-tool", toolName: "readFile" }, second];
+      return [{ ...call, state: "output-denied" }, second];
+    },
+  });
+  prunesAsWholeRead(history, keepsPartsAsWholeRead(history, "parts"));
+  const cleared = pruneForModel(history);
+  const part = (index, at) => cleared[index].parts[at];
+  assert.equal(part(2, 0).errorText, placeholder, "an error's text is cleared");
+  assert.equal(part(2, 0).state, "output-error");
+  assert.equal(part(2, 1).output, placeholder);
+  assert.equal(part(6, 1), history[6].parts[1], "a cleared output is kept");
+  assert.equal(part(10, 0).output, placeholder, "JSON output is cleared");
+  assert.ok(part(14, 0) instanceof Instance && part(14, 0).output === placeholder, "a class instance's copy");
+  assert.equal(part(22, 0), history[22].parts[0], "a text part is kept");
+  assert.equal(part(26, 0).output, placeholder, "a dynamic-tool part is cleared");
+  assert.equal(part(30, 0), history[30].parts[0], "a denied call has nothing to clear");
+  assert.equal(part(2, 0).toolCallId, "call_0_a", "the part's other fields are kept");
+  // The rule reads of an older assistant message its parts' types, ids,
+  // states and payloads alone: a dynamic-tool part with no toolName, which a
+  // whole read refuses, is cleared.
+  const plain = history.map((message) => ({ ...message, parts: message.parts.map((p) => ({ ...p })) }));
+  const { toolName: _, ...nameless } = plain[26].parts[0];
+  const unnamed = plain.map((message, i) => (i === 26 ? { ...message, parts: [nameless, message.parts[1]] } : message));
+  assert.throws(() => new kram.HistoryMemo().pruneForModel(unnamed), /effective\[26\]\.parts\[0\]\.toolName must be a string/);
+  assert.equal(pruneForModel(unnamed)[26].parts[0].output, placeholder);
+  // An error the rule cannot read is read by the core, which says what is wrong.
+  const broken = plain.map((message, i) => (i === 2 ? { ...message, parts: [{ ...message.parts[0], errorText: 7 }, message.parts[1]] } : message));
+  assert.throws(() => pruneForModel(broken), (error) => error instanceof TypeError && /^effective\[2\]\.parts\[0\]\.errorText must be a string, got number$/.test(error.message));
+});
+
 test("pruneForModel reads an older OpenAI Responses call output for its output alone, and no other item at all", () => {
   // OpenAI Responses items: a call's output is an item with no role, found
   // by its `type`. Older outputs varied: content parts rather than a
