@@ -57,6 +57,15 @@ fn build(parts: &[(u8, usize, u8)]) -> Vec<Value> {
     messages
 }
 
+/// A marker of `format` whose array `key` holds `parts` after its summary.
+fn marker_holding(format: Format, key: &str, parts: Vec<Value>) -> Value {
+    let mut marker = format.marker("So far.");
+    if let Some(Value::Array(held)) = marker.get_mut(key) {
+        held.extend(parts);
+    }
+    marker
+}
+
 /// A generated AI SDK message: a user's words, an assistant's text or tool
 /// calls, or a tool message of one to four results whose outputs are of
 /// every type (some already cleared, some kept as they are), now and then
@@ -104,14 +113,10 @@ fn build_ai_sdk(messages: &[(u8, usize, Vec<u8>)]) -> Vec<Value> {
                     4 => "assistant",
                     _ => "user",
                 };
-                let mut message = json!({ "role": role, "content": results });
-                if *kind == 7 {
-                    message = Format::AiSdk.marker("So far.");
-                    if let Some(Value::Array(content)) = message.get_mut("content") {
-                        content.extend(results);
-                    }
+                match kind {
+                    7 => marker_holding(Format::AiSdk, "content", results),
+                    _ => json!({ "role": role, "content": results }),
                 }
-                message
             }
         };
         history.push(message);
@@ -158,15 +163,11 @@ fn build_gemini(messages: &[(u8, usize, Vec<u8>)]) -> Vec<Value> {
                         json!({ "functionResponse": { "name": "read", "response": response } })
                     })
                     .collect();
-                let mut message =
-                    json!({ "role": if *kind == 4 { "model" } else { "user" }, "parts": parts });
-                if *kind == 6 {
-                    message = Format::Gemini.marker("So far.");
-                    if let Some(Value::Array(marker_parts)) = message.get_mut("parts") {
-                        marker_parts.extend(parts);
-                    }
+                match kind {
+                    4 => json!({ "role": "model", "parts": parts }),
+                    6 => marker_holding(Format::Gemini, "parts", parts),
+                    _ => json!({ "role": "user", "parts": parts }),
                 }
-                message
             }
         };
         history.push(message);
@@ -221,14 +222,11 @@ fn build_ai_sdk_ui(messages: &[(u8, usize, Vec<u8>)]) -> Vec<Value> {
                         }
                     })
                     .collect();
-                let mut message = json!({ "role": if *kind == 5 { "user" } else { "assistant" }, "parts": parts });
-                if *kind == 6 {
-                    message = Format::AiSdkUi.marker("So far.");
-                    if let Some(Value::Array(marker_parts)) = message.get_mut("parts") {
-                        marker_parts.extend(parts);
-                    }
+                match kind {
+                    5 => json!({ "role": "user", "parts": parts }),
+                    6 => marker_holding(Format::AiSdkUi, "parts", parts),
+                    _ => json!({ "role": "assistant", "parts": parts }),
                 }
-                message
             }
         };
         history.push(message);
