@@ -130,7 +130,8 @@ pub trait Node: Sized {
     fn boolean(&self) -> Option<bool>;
 
     /// For each message, which of `names` its `role` field is (its index
-    /// plus one, and `UNTYPED` added when its `type` is absent or null), or
+    /// plus one, and `MESSAGE_ITEM` added when its `type` is absent, null
+    /// or `"message"`), or
     /// with no `role`, which of them its `type` is (with `BY_TYPE` added: an
     /// OpenAI Responses item other than a message), or 0 when it is no
     /// object, or an array, or neither is a string of `names`, or reading
@@ -142,9 +143,10 @@ pub trait Node: Sized {
     }
 }
 
-/// What `Node::role_names` adds for a message with no `type` (an OpenAI
-/// Responses item without one is a message, whose role is its `role`).
-pub const UNTYPED: u8 = 0x80;
+/// What `Node::role_names` adds for a message whose `type` is absent, null
+/// or `"message"` (`openai_responses::MESSAGE_TYPE`): an OpenAI Responses
+/// item that is a message, whose role is its `role`.
+pub const MESSAGE_ITEM: u8 = 0x80;
 /// What `Node::role_names` adds for a message with no `role` found by its
 /// `type`.
 pub const BY_TYPE: u8 = 0x40;
@@ -176,11 +178,14 @@ fn role_name<N: Node>(message: &N, names: &[&str]) -> u8 {
     let Some(at) = position(role) else {
         return 0;
     };
-    let untyped = match message.field("type") {
-        Ok(kind) => kind.is_none_or(|kind| kind.kind() == Kind::Null),
+    let message_item = match message.field("type") {
+        Ok(kind) => kind.is_none_or(|kind| {
+            kind.kind() == Kind::Null
+                || kind.text_is(crate::formats::openai_responses::MESSAGE_TYPE)
+        }),
         Err(_) => return 0,
     };
-    at as u8 + 1 + if untyped { UNTYPED } else { 0 }
+    at as u8 + 1 + if message_item { MESSAGE_ITEM } else { 0 }
 }
 
 impl Node for &serde_json::Value {

@@ -12,7 +12,7 @@ use kram_compaction::formats::{
 };
 use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::newest_first;
-use kram_compaction::node::{Node, BY_TYPE, UNTYPED};
+use kram_compaction::node::{Node, BY_TYPE, MESSAGE_ITEM};
 use kram_compaction::prune::{self, emergency_cut, PruneOptions, DEFAULT_PLACEHOLDER};
 use kram_compaction::view::{Edit, Path};
 use proptest::prelude::*;
@@ -839,11 +839,11 @@ fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
 #[test]
 fn a_role_name_found_beforehand_reads_as_the_role_read() {
     let messages = partly_read_messages();
-    let (mut named, mut untyped_found) = (0, 0);
+    let (mut named, mut message_items) = (0, 0);
     let (mut settled_as_no_results, mut found_by_type, mut one_field_results) = (0, 0, 0);
     for (index, message) in messages.iter().enumerate() {
         let code = Node::role_names(&[message], NAMES)[0];
-        let Some(name) = (code & !(UNTYPED | BY_TYPE))
+        let Some(name) = (code & !(MESSAGE_ITEM | BY_TYPE))
             .checked_sub(1)
             .map(|at| NAMES[at as usize])
         else {
@@ -857,16 +857,17 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
         } else {
             assert_eq!(message["role"], name, "{message}");
         }
-        let untyped = code & UNTYPED != 0;
+        let message_item = code & MESSAGE_ITEM != 0;
+        let item_type = message.get("type");
         assert_eq!(
-            untyped,
-            !by_type && message.get("type").is_none_or(Value::is_null),
+            message_item,
+            !by_type && item_type.is_none_or(|t| t.is_null() || t == "message"),
             "{message}"
         );
-        untyped_found += usize::from(untyped);
+        message_items += usize::from(message_item);
         let found = FoundRole {
             name,
-            untyped,
+            message_item,
             by_type,
         };
         named += 1;
@@ -910,8 +911,8 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
     assert!(one_field_results > 10, "{one_field_results}");
     assert!(named > 100, "most messages have a name: {named}");
     assert!(
-        untyped_found > 50 && untyped_found < named,
-        "{untyped_found} of {named}"
+        message_items > 50 && message_items < named,
+        "{message_items} of {named}"
     );
     assert!(settled_as_no_results > 100, "{settled_as_no_results}");
 }

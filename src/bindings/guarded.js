@@ -198,8 +198,8 @@ export function kindOf(value) {
 
 /**
  * For each of `found.length` messages of `history` from `start`, which of
- * `names` its `role` is (the index plus one, and UNTYPED added when its
- * `type` is absent or null), or with no `role` its `type` (with BY_TYPE
+ * `names` its `role` is (the index plus one, and MESSAGE_ITEM added when
+ * its `type` is absent, null or "message"), or with no `role` its `type` (with BY_TYPE
  * added), into `found`, as the core's `Node::role_names` says: 0 for a
  * message that is no object, or an array, or whose `role` (or `type`) is
  * no string of `names`. A read that throws also answers
@@ -497,8 +497,14 @@ function isPlain(message) {
   return Reflect.getPrototypeOf(message) === Object.prototype && !Object.hasOwn(message, "lc_kwargs");
 }
 
-/** What `Node::role_names` adds for a message with no `type` (UNTYPED in src/node.rs). */
-const UNTYPED = 0x80;
+/**
+ * What `Node::role_names` adds for a message whose `type` is absent, null or
+ * MESSAGE_TYPE (MESSAGE_ITEM in src/node.rs): an OpenAI Responses item that
+ * is a message.
+ */
+const MESSAGE_ITEM = 0x80;
+/** The `type` of an OpenAI Responses message item (MESSAGE_TYPE in src/formats/openai_responses.rs). */
+const MESSAGE_TYPE = "message";
 /** What it adds for a message with no `role` found by its `type` (BY_TYPE in src/node.rs). */
 const BY_TYPE = 0x40;
 
@@ -514,7 +520,7 @@ function roleName(message, names) {
     const found = typeof role === "string" ? names.indexOf(role) + 1 : 0;
     if (found === 0) return 0;
     const type = message.type;
-    return type === undefined || type === null ? found + UNTYPED : found;
+    return type === undefined || type === null || type === MESSAGE_TYPE ? found + MESSAGE_ITEM : found;
   } catch {
     return 0;
   }

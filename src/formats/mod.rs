@@ -58,14 +58,14 @@ pub const ALL_FORMATS: &[Format] = &[
 ];
 
 /// A message's `role`, found beforehand (`Node::role_names`): the string,
-/// and whether the message has no `type` (absent or null), which makes an
-/// OpenAI Responses item a message with that role; or, `by_type`, the
+/// and whether the message's `type` is absent, null or `"message"`, which
+/// makes an OpenAI Responses item a message with that role; or, `by_type`, the
 /// `type` of a message with no `role` (an OpenAI Responses item that is no
 /// message).
 #[derive(Clone, Copy, Debug)]
 pub struct FoundRole<'a> {
     pub name: &'a str,
-    pub untyped: bool,
+    pub message_item: bool,
     pub by_type: bool,
 }
 
@@ -319,7 +319,7 @@ impl Format {
         let rule = match self {
             Format::OpenAiResponses if found.by_type => &openai_responses::ROLE_BY_TYPE,
             _ if found.by_type => return None,
-            Format::OpenAiResponses if found.untyped => &openai_responses::MESSAGE_ROLE,
+            Format::OpenAiResponses if found.message_item => &openai_responses::MESSAGE_ROLE,
             _ => self.role_rule()?,
         };
         Some((found.name, rule.by_name(found.name)?))

@@ -107,9 +107,12 @@ fn item_type<N: Node>(item: &N, reader: &MessageReader) -> Result<Option<String>
     })
 }
 
+/// The `type` of an item that is a message, which may also have none.
+pub const MESSAGE_TYPE: &str = "message";
+
 /// Whether an item is a message (untyped, or of type `message`).
 fn is_message(item_type: Option<&str>) -> bool {
-    matches!(item_type, None | Some("message"))
+    item_type.is_none_or(|item_type| item_type == MESSAGE_TYPE)
 }
 
 /// The role `view` reads of a message item, `None` for the other items

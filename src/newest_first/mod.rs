@@ -55,7 +55,7 @@ use std::ops::Range;
 
 use crate::error::InputError;
 use crate::formats::{read_run, Format, FoundRole, Read, Reading, ALL_FORMATS};
-use crate::node::{BY_TYPE, UNTYPED};
+use crate::node::{BY_TYPE, MESSAGE_ITEM};
 
 /// The first window of newest messages, in messages.
 const FIRST_WINDOW: usize = 32;
@@ -108,30 +108,30 @@ const ROLE_NAMES: &[&str] = &[
 #[derive(Clone, Copy)]
 struct Found {
     at: usize,
-    untyped: bool,
+    message_item: bool,
     by_type: bool,
 }
 
 impl Found {
     /// `Node::role_names`'s code of a message, `None` for no role found.
     fn from_code(code: u8) -> Option<Found> {
-        let at = (code & !(UNTYPED | BY_TYPE)).checked_sub(1)?;
+        let at = (code & !(MESSAGE_ITEM | BY_TYPE)).checked_sub(1)?;
         Some(Found {
             at: usize::from(at),
-            untyped: code & UNTYPED != 0,
+            message_item: code & MESSAGE_ITEM != 0,
             by_type: code & BY_TYPE != 0,
         })
     }
 
     /// Its place in a table of what each role found settles.
     fn slot(self) -> usize {
-        self.at * 3 + usize::from(self.untyped) + 2 * usize::from(self.by_type)
+        self.at * 3 + usize::from(self.message_item) + 2 * usize::from(self.by_type)
     }
 
     fn role(self) -> FoundRole<'static> {
         FoundRole {
             name: ROLE_NAMES[self.at],
-            untyped: self.untyped,
+            message_item: self.message_item,
             by_type: self.by_type,
         }
     }

@@ -623,7 +623,7 @@ test("pruneForModel reads an older AI SDK UI assistant message by the rule of wh
   assert.throws(() => pruneForModel(broken), (error) => error instanceof TypeError && /^effective\[2\]\.parts\[0\]\.errorText must be a string, got number$/.test(error.message));
 });
 
-test("pruneForModel reads an older OpenAI Responses call output for its output alone, and no other item at all", () => {
+test("pruneForModel reads an older OpenAI Responses call output for its output alone, and of a call, reasoning or message item its type and role alone", () => {
   // OpenAI Responses items: a call's output is an item with no role, found
   // by its `type`. Older outputs varied: content parts rather than a
   // string, already cleared, a class instance, and one behind a getter.
@@ -658,11 +658,12 @@ test("pruneForModel reads an older OpenAI Responses call output for its output a
   assert.equal(cleared[11].output, "[Old tool result content cleared]", "content parts cleared to the placeholder");
   assert.equal(cleared[18], history[18], "a cleared output is kept");
   assert.ok(cleared[25] instanceof Instance && cleared[25] !== history[25], "a class instance's copy");
-  // Of the calls and the reasoning older than the first window, nothing
-  // is read but their type: their fields are never asked for.
+  // Of the calls, the reasoning and the assistant's message items (`type:
+  // "message"`) older than the first window, nothing is read but their
+  // type and role: their other fields are never asked for.
   const read = new Set();
   const watched = history.map((item, i) =>
-    item.type !== "function_call" && item.type !== "reasoning"
+    !["function_call", "reasoning", "message"].includes(item.type)
       ? item
       : new Proxy(item, { get: (target, key) => (key !== "role" && key !== "type" && read.add(i), target[key]) }),
   );
