@@ -135,7 +135,7 @@ await step("wasm-opt", () => {
   // speed (every history function within 5% in one process, 2026-12-06).
   // Twice so, then -Oz twice more: 0.45 KB gzipped less again, as
   // --converge stops once the raw size stops shrinking (more rounds of
-  // either gave no more; 2026-12-07).
+  // either gave no more; 2026-12-06).
   const flatten = ["--flatten", "--rereloop", "-Oz"];
   const flags = ["-Oz", ...flatten, ...flatten, "-Oz", "-Oz", "--converge", "--low-memory-unused", "--zero-filled-memory", "--strip-producers", "--strip-debug"];
   const key = createHash("sha256").update(hashOf(bindgenWasm)).update(flags.join(" ")).digest("hex").slice(0, 16);

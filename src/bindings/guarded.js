@@ -199,8 +199,8 @@ export function kindOf(value) {
 /**
  * For each of `found.length` messages of `history` from `start`, which of
  * `names` its `role` is (the index plus one, and MESSAGE_ITEM added when
- * its `type` is absent, null or "message"), or with no `role` its `type` (with BY_TYPE
- * added), into `found`, as the core's `Node::role_names` says: 0 for a
+ * its `type` is absent, null or "message"), or with no `role` its `type`
+ * (with BY_TYPE added), into `found`, as the core's `Node::role_names` says: 0 for a
  * message that is no object, or an array, or whose `role` (or `type`) is
  * no string of `names`. A read that throws also answers
  * 0, and is not kept: the core then reads that message itself, and reports

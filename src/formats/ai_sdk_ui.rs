@@ -82,6 +82,7 @@ pub const RESULT_PARTS: ResultParts = ResultParts {
         ("output-available", Payload::Json, false),
         ("output-error", Payload::Text, true),
     ],
+    // Not read: the state says what the payload may be.
     untagged: Untagged::Json,
     kept_if: "",
     cleared: Replacement::Placeholder,
@@ -201,10 +202,11 @@ fn tool_part<N: Node>(
     if state == "input-streaming" {
         return Ok(None);
     }
-    let name_milli = if part_type == "dynamic-tool" {
-        text_milli(part, reader, field, "toolName")?
-    } else {
-        reader.milli(part_type.strip_prefix("tool-").unwrap_or(part_type))
+    // A `tool-NAME` part's name is in its type, a `dynamic-tool` part's in
+    // its `toolName`.
+    let name_milli = match part_type.strip_prefix(rule.type_prefix) {
+        Some(name) => reader.milli(name),
+        None => text_milli(part, reader, field, "toolName")?,
     };
     let input = reader.get(part, field, "input")?;
     let mut milli = name_milli + input.map_or(0, |input| reader.json_milli(&input));
@@ -290,7 +292,7 @@ fn tool_blocks<N: Node>(part: &N, part_type: &str, blocks: &mut Vec<Block>) {
         return;
     }
     let id = string_field(part, rule.id_key).unwrap_or_default();
-    let name = match part_type.strip_prefix("tool-") {
+    let name = match part_type.strip_prefix(rule.type_prefix) {
         Some(name) => name.to_string(),
         None => string_field(part, "toolName").unwrap_or_default(),
     };

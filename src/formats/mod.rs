@@ -59,9 +59,9 @@ pub const ALL_FORMATS: &[Format] = &[
 
 /// A message's `role`, found beforehand (`Node::role_names`): the string,
 /// and whether the message's `type` is absent, null or `"message"`, which
-/// makes an OpenAI Responses item a message with that role; or, `by_type`, the
-/// `type` of a message with no `role` (an OpenAI Responses item that is no
-/// message).
+/// makes an OpenAI Responses item a message with that role; or, `by_type`,
+/// the `type` of a message with no `role` (an OpenAI Responses item that is
+/// no message).
 #[derive(Clone, Copy, Debug)]
 pub struct FoundRole<'a> {
     pub name: &'a str,
@@ -212,8 +212,8 @@ impl Format {
     /// its content (an AI SDK message's `tool-result` parts, of either
     /// version, an Anthropic message's `tool_result` blocks, a Gemini
     /// content's `functionResponse` parts, in a message of any role the
-    /// format knows; an AI SDK UI assistant message's tool parts), where `view_if_results` finds them
-    /// by the same rule. Pruning's older messages are then read by that
+    /// format knows; an AI SDK UI assistant message's tool parts), where
+    /// `view_if_results` finds them by the same rule. Pruning's older messages are then read by that
     /// rule alone, many at a time (`Messages::result_parts`).
     pub fn result_parts_by_name(self, found: FoundRole) -> Option<&'static ResultParts> {
         match (self, self.known_role(Some(found))) {

@@ -103,8 +103,9 @@ const ROLE_NAMES: &[&str] = &[
 ];
 
 /// A message's role found by `Messages::role_names`: its name's index in
-/// `ROLE_NAMES`, and whether the message has no `type`, or was found by its
-/// `type` for having no `role`.
+/// `ROLE_NAMES`, and whether the message is a message item (its `type`
+/// absent, null or `"message"`), or was found by its `type` for having no
+/// `role`.
 #[derive(Clone, Copy)]
 struct Found {
     at: usize,
