@@ -248,9 +248,14 @@ impl<'a> NewestFirstPruning<'a> {
     /// Walks an older message once the walk has passed the protected tail:
     /// of it, only whether it is a marker and its results matter (their
     /// estimates only until the walk is decided).
-    pub fn walk_older(&mut self, index: usize, is_marker: bool, results: &[ToolResult]) {
+    /// Answers whether it cleared some of the message's results and kept
+    /// others (the one message where the protected output runs out).
+    pub fn walk_older(&mut self, index: usize, is_marker: bool, results: &[ToolResult]) -> bool {
         debug_assert!(self.past_tail);
+        let before = self.walk.edits.len();
         self.walk.visit(index, is_marker, results, self.options);
+        let cleared = self.walk.edits.len() - before;
+        cleared > 0 && cleared < results.iter().filter(|result| !result.cleared).count()
     }
 
     pub fn decided(&self) -> bool {

@@ -200,6 +200,12 @@ impl Messages for JsHistory<'_> {
         answers
     }
 
+    fn forget_copy(&self, index: usize) {
+        if let Some((copies, _)) = self.copies.get() {
+            copies.set(index as u32, JsValue::UNDEFINED);
+        }
+    }
+
     fn all(&self) -> Result<&[JsNode], InputError> {
         if let Some(all) = self.all.get() {
             return Ok(all);

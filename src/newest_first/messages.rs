@@ -83,6 +83,10 @@ pub trait Messages {
         answers
     }
 
+    /// Forgets the copy `result_parts` made of the message at `index`,
+    /// which clears all its results, when pruning clears only some.
+    fn forget_copy(&self, _index: usize) {}
+
     /// Every message, for a read of the whole history.
     fn all(&self) -> Result<&[Self::Node], InputError>;
 

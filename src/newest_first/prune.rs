@@ -90,24 +90,35 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     // all the older messages at once.
     let mut formats = runs.formats();
     let older: Vec<(usize, Option<Found>)> = role_names_from_the_end(effective, 0..end).collect();
-    let mut known = None;
+    let mut known: Option<KnownResults> = None;
+    let mut read_early = false;
     let mut by_name = SettledByName::new();
     for (at, &(index, role)) in older.iter().enumerate() {
         let in_tail = !pruning.past_tail();
         let decided = !in_tail && pruning.decided();
-        if decided {
-            let known = known.get_or_insert_with(|| {
-                let from_here = older.get(at..).unwrap_or_default();
-                KnownResults::read(&formats, from_here, effective, placeholder)
-            });
-            match known.answer(index, role, effective, end) {
-                Answer::Read => {}
-                Answer::Nothing => continue,
-                Answer::Clear(results) => {
-                    pruning.walk_older(index, false, results);
-                    continue;
-                }
+        // Past the tail, where the parts of a message hold its results
+        // (`ResultRule::Parts`), a message the rule finds none to clear in
+        // is not read at all; once decided, where any rule says where they
+        // are, nor one it finds some in. (Read before the walk is decided,
+        // a one-field rule would make copies a walk that never decides
+        // does not use.)
+        if !in_tail && known.is_none() && (decided || !read_early) {
+            read_early = true;
+            let from_here = older.get(at..).unwrap_or_default();
+            known = KnownResults::read(&formats, from_here, effective, placeholder, !decided);
+        }
+        match known
+            .as_mut()
+            .map(|known| known.answer(index, role, effective, end))
+        {
+            None | Some(Answer::Read) => {}
+            Some(Answer::Nothing) => continue,
+            Some(Answer::Clear(results)) if decided => {
+                pruning.walk_older(index, false, results);
+                continue;
             }
+            // Its results' sizes are needed: read below.
+            Some(Answer::Clear(_)) => {}
         }
         let settles = match in_tail {
             true => Format::no_user_turn_by_name,
@@ -144,7 +155,10 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             continue;
         };
         if !in_tail {
-            pruning.walk_older(index, is_marker, &results);
+            // The copy made by the rule clears every result.
+            if pruning.walk_older(index, is_marker, &results) {
+                effective.forget_copy(index);
+            }
         } else if starts_user_turn {
             pruning.pass_user_turn();
         }
@@ -239,13 +253,15 @@ struct KnownResults {
 
 impl KnownResults {
     /// Finds them among `older` (newest first), and reads each one's
-    /// results by the rule, all at once.
+    /// results by the rule, all at once; `None` when `parts_only` and the
+    /// rule is one field's.
     fn read<H: Messages + ?Sized>(
         formats: &[Format],
         older: &[(usize, Option<Found>)],
         effective: &H,
         placeholder: &str,
-    ) -> KnownResults {
+        parts_only: bool,
+    ) -> Option<KnownResults> {
         let mut rule = None;
         let mut indexes = Vec::new();
         // The rule each role found names, worked out once for each.
@@ -264,6 +280,7 @@ impl KnownResults {
         }
         let mut answers = Vec::new();
         let read_by = match rule {
+            Some(ResultRule::Field(_)) if parts_only => return None,
             Some(ResultRule::Field(key)) => {
                 for state in effective.string_fields(&indexes, key, placeholder) {
                     answers.extend([u32::from(state), 0]);
@@ -282,14 +299,14 @@ impl KnownResults {
             }
             None => None,
         };
-        KnownResults {
+        Some(KnownResults {
             read_by,
             indexes,
             answers,
             passed: 0,
             results: Vec::new(),
             candidates: None,
-        }
+        })
     }
 
     /// What was read of the message at `index`, whose role is `role`, of

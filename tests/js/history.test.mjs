@@ -332,17 +332,21 @@ test("pruneForModel reads an older AI SDK tool message by the rule of where its 
   assert.deepEqual(cleared[3].content[0].output, { type: "error-text", value: "[Old tool result content cleared]" });
   assert.deepEqual(cleared[47].content[0].output, { type: "text", value: "[Old tool result content cleared]" });
   assert.equal(cleared[19].content[0].output, history[19].content[0].output, "execution-denied is kept");
-  // Past the protected tail, each older message is read once more than
-  // its role (an AI SDK message of any role may hold results): whole until
-  // the walk is decided, then by the rule, for its parts and its copy. So
-  // no message is read more than three times (its role, that read, the
-  // answer's), and each copy made by the rule spares the answer's read.
+  // Past the protected tail, each older message is read for its role and
+  // by the rule, for its parts and its copy (an AI SDK message of any role
+  // may hold results); until the walk is decided, one the rule finds
+  // results in is also read whole, for their sizes. So no message is read
+  // more than four times (its role, the rule's read, that one, the
+  // answer's), four times only those few, and each copy made by the rule
+  // spares the answer's read.
   const plain = aiSdkSession(300, { outputLines: 40 });
   const counted = countedElements(plain);
   const pruned = pruneForModel(counted.proxy);
   assert.deepEqual(pruned, new kram.HistoryMemo().pruneForModel(plain));
-  assert.ok(counted.count.at.every((reads) => reads <= 3), `at most ${Math.max(...counted.count.at)} reads of a message`);
-  assert.ok(counted.count.reads <= 3 * plain.length - 150, `${counted.count.reads} element reads for ${plain.length} messages`);
+  assert.ok(counted.count.at.every((reads) => reads <= 4), `at most ${Math.max(...counted.count.at)} reads of a message`);
+  const readFourTimes = counted.count.at.filter((reads) => reads === 4).length;
+  assert.ok(readFourTimes > 0 && readFourTimes < plain.length / 10, `${readFourTimes} messages read four times`);
+  assert.ok(counted.count.reads <= 3 * plain.length - 100, `${counted.count.reads} element reads for ${plain.length} messages`);
   // A result part with no toolName: a whole read refuses it, but the rule
   // reads no more than it needs, and clears it.
   const { toolName: _, ...unnamed } = plain[3].content[0];
@@ -392,6 +396,28 @@ const keepsPartsAsWholeRead =
       if (!Array.isArray(message[key])) return;
       message[key].forEach((part, p) => assert.equal(part === history[i][key][p], pruned[i] === history[i] || part === history[i][key][p], `message ${i} part ${p}`));
     });
+
+test("pruneForModel reads no older message whole that the rule finds no results to clear in, before its walk is decided too", () => {
+  // An AI SDK session: until the walk back has passed 40,000 tokens of
+  // protected output and 20,000 more to clear (about 100 messages from the
+  // end), each message with results is read whole, for their sizes. An
+  // assistant message of text and tool calls holds none: of one older than
+  // the newest 32, read whole, nothing is read but its parts' types.
+  const history = aiSdkSession(300, { outputLines: 40 });
+  const read = new Set();
+  const watched = history.map((message, i) =>
+    message.role !== "assistant" || !Array.isArray(message.content)
+      ? message
+      : { ...message, content: message.content.map((part) => new Proxy(part, { get: (target, key) => (key !== "type" && read.add(i), target[key]) })) },
+  );
+  const pruned = pruneForModel(watched);
+  const older = [...read].filter((i) => i < history.length - 32);
+  assert.deepEqual(older, [], "no older assistant part is read but its type");
+  assert.ok(read.size > 0, "the newest 32 are read whole");
+  const cleared = pruned.filter((message, i) => message !== watched[i]).length;
+  assert.ok(cleared > 100, `${cleared} messages cleared`);
+  assert.deepEqual(pruned, new kram.HistoryMemo().pruneForModel(watched));
+});
 
 test("pruneForModel reads an older Anthropic message by the rule of where its results are, and answers as a whole read does", () => {
   // Older results varied: content as blocks, already cleared, absent, a
