@@ -5,15 +5,19 @@
 //! estimates until the minimum saving is decided (where the role's name
 //! says which one field holds a message's result, a chat `tool` message's
 //! `content`, only that field), then only for where they are and whether
-//! each is cleared already (every older result is cleared). Once decided, where the role's name
-//! (or an OpenAI Responses item's type) says which field holds the result,
-//! only that field is read, of all such messages in one call
-//! (`Messages::string_fields`); where it says the results are parts of the
-//! content (AI SDK, AI SDK 4, Anthropic and Gemini messages, AI SDK UI
-//! assistant messages), only the
-//! parts, by the rule the format's reader reads them by (`ResultParts`),
-//! also in one call (`Messages::result_parts`); a message with results to
-//! clear that may be a marker is read with its reader.
+//! each is cleared already (every older result is cleared).
+//!
+//! Where the role's name says the results are parts of the content (AI
+//! SDK, AI SDK 4, Anthropic and Gemini messages, AI SDK UI assistant
+//! messages), every older message is read for its parts alone, by the rule
+//! the format's reader reads them by (`ResultParts`), in one call
+//! (`Messages::result_parts`) once the tail is passed: a message with no
+//! results to clear is read no further, and one with some is read whole
+//! for their sizes until the walk is decided. Where the name (or an OpenAI
+//! Responses item's type) says which one field holds the result, that
+//! field of all such messages is read in one call once the walk is decided
+//! (`Messages::string_fields`). A message with results to clear that may
+//! be a marker is read with its reader.
 
 use crate::error::InputError;
 use crate::formats::result_parts::KNOWN;
@@ -84,10 +88,10 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     // holds no results (`Format::no_results_by_name`). Until the walk is
     // decided, the results are read with their estimates; where the role's
     // name says the one field that holds its result
-    // (`Format::result_field_by_name`), only that field. Once it is
-    // decided, only where the name says the results are (`KnownResults`:
-    // that field, or the parts of `Format::result_parts_by_name`), read for
-    // all the older messages at once.
+    // (`Format::result_field_by_name`), only that field. Where the name
+    // says the results are parts (`Format::result_parts_by_name`), the
+    // rule reads every older message at once from the tail on; where it
+    // says a field, once the walk is decided (`KnownResults`).
     let mut formats = runs.formats();
     let older: Vec<(usize, Option<Found>)> = role_names_from_the_end(effective, 0..end).collect();
     let mut known: Option<KnownResults> = None;
