@@ -401,8 +401,9 @@ test("pruneForModel reads no older message whole that the rule finds no results 
   // An AI SDK session: until the walk back has passed 40,000 tokens of
   // protected output and 20,000 more to clear (about 100 messages from the
   // end), each message with results is read whole, for their sizes. An
-  // assistant message of text and tool calls holds none: of one older than
-  // the newest 32, read whole, nothing is read but its parts' types.
+  // assistant message of text and tool calls holds none: nothing of one
+  // older than the newest 32 (which are read whole) is read but its parts'
+  // types.
   const history = aiSdkSession(300, { outputLines: 40 });
   const read = new Set();
   const watched = history.map((message, i) =>
