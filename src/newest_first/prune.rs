@@ -95,7 +95,8 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     let mut formats = runs.formats();
     let older: Vec<(usize, Option<Found>)> = role_names_from_the_end(effective, 0..end).collect();
     let mut known: Option<KnownResults> = None;
-    let mut read_early = false;
+    // Whether the rule has read the older messages, or tried to.
+    let mut rule_tried = false;
     let mut by_name = SettledByName::new();
     for (at, &(index, role)) in older.iter().enumerate() {
         let in_tail = !pruning.past_tail();
@@ -106,8 +107,8 @@ fn edits_from_the_end<H: Messages + ?Sized>(
         // are, nor one it finds some in. (Read before the walk is decided,
         // a one-field rule would make copies a walk that never decides
         // does not use.)
-        if !in_tail && known.is_none() && (decided || !read_early) {
-            read_early = true;
+        if !in_tail && known.is_none() && (decided || !rule_tried) {
+            rule_tried = true;
             let from_here = older.get(at..).unwrap_or_default();
             known = KnownResults::read(&formats, from_here, effective, placeholder, !decided);
         }
