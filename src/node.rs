@@ -168,9 +168,15 @@ fn role_name<N: Node>(message: &N, names: &[&str]) -> u8 {
     let role = match message.field("role") {
         Ok(Some(role)) => role,
         Ok(None) => {
-            let Ok(Some(item_type)) = message.field("type") else {
+            let Ok(Some(mut item_type)) = message.field("type") else {
                 return 0;
             };
+            if item_type.text_is(crate::formats::langchain::SERIALISED_TYPE) {
+                let Some(class) = last_item(message) else {
+                    return 0;
+                };
+                item_type = class;
+            }
             return position(item_type).map_or(0, |at| at as u8 + 1 + BY_TYPE);
         }
         Err(_) => return 0,
@@ -186,6 +192,13 @@ fn role_name<N: Node>(message: &N, names: &[&str]) -> u8 {
         Err(_) => return 0,
     };
     at as u8 + 1 + if message_item { MESSAGE_ITEM } else { 0 }
+}
+
+/// The last item of a message's `id`: the class a serialised LangChain
+/// message names.
+fn last_item<N: Node>(message: &N) -> Option<N> {
+    let id = message.field("id").ok()??;
+    id.item(id.array_len()?.checked_sub(1)?).ok()
 }
 
 impl Node for &serde_json::Value {

@@ -199,7 +199,8 @@ export function kindOf(value) {
 /**
  * For each of `found.length` messages of `history` from `start`, which of
  * `names` its `role` is (the index plus one, and MESSAGE_ITEM added when
- * its `type` is absent, null or "message"), or with no `role` its `type`
+ * its `type` is absent, null or "message"), or with no `role` its `type`,
+ * or the class a serialised LangChain message names last in its `id`
  * (with BY_TYPE added), into `found`, as the core's `Node::role_names` says: 0 for a
  * message that is no object, or an array, or whose `role` (or `type`) is
  * no string of `names`. A read that throws also answers
@@ -507,13 +508,22 @@ const MESSAGE_ITEM = 0x80;
 const MESSAGE_TYPE = "message";
 /** What it adds for a message with no `role` found by its `type` (BY_TYPE in src/node.rs). */
 const BY_TYPE = 0x40;
+/**
+ * The `type` of a serialised LangChain message, which is found by the class
+ * it names last in its `id` (SERIALISED_TYPE in src/formats/langchain.rs).
+ */
+const SERIALISED_TYPE = "constructor";
 
 function roleName(message, names) {
   try {
     if (typeof message !== "object" || message === null || Array.isArray(message)) return 0;
     const role = message.role;
     if (role === undefined) {
-      const type = message.type;
+      let type = message.type;
+      if (type === SERIALISED_TYPE) {
+        const id = message.id;
+        type = Array.isArray(id) ? id[id.length - 1] : undefined;
+      }
       const byType = typeof type === "string" ? names.indexOf(type) + 1 : 0;
       return byType === 0 ? 0 : byType + BY_TYPE;
     }

@@ -16,7 +16,7 @@ use crate::formats::shared::{
     has, is_marker, part_at, part_count, string_field, subfield, tag_candidate, tagged, text_block,
     tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
 };
-use crate::formats::{Facts, MessageReader};
+use crate::formats::{Facts, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::util::json::{object, Json};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
@@ -38,6 +38,35 @@ const CLASSES: &[(&str, &str)] = &[
     ("FunctionMessageChunk", "function"),
     ("RemoveMessage", "remove"),
 ];
+
+/// The role `role_of` reads of a live message by its `type` alone, and of
+/// a serialised one by the class it names last in its `id`, for the types
+/// and classes whose role settles what pruning reads of it (the
+/// newest-first reads find them many at a time, `Node::role_names`). A
+/// live tool message's result is its `content`
+/// (`Format::result_field_by_name`); a function message holds none, and a
+/// `generic` one's role is its `role` field.
+pub const ROLE_BY_TYPE: RoleRule = RoleRule::one_of(
+    &[
+        ("human", Role::User),
+        ("ai", Role::Assistant),
+        ("tool", Role::Tool),
+        ("function", Role::Tool),
+        ("system", Role::System),
+        ("HumanMessage", Role::User),
+        ("AIMessage", Role::Assistant),
+        ("ToolMessage", Role::Tool),
+        ("SystemMessage", Role::System),
+    ],
+    "",
+);
+
+/// The `type` of a serialised message, which names its class last in its
+/// `id`.
+pub const SERIALISED_TYPE: &str = "constructor";
+
+/// The field of a live tool message that holds its result.
+pub const RESULT_FIELD: &str = "content";
 
 /// The fields of a serialised message: `kwargs`, named so in errors.
 const KWARGS: &str = "kwargs";
@@ -113,7 +142,7 @@ pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
             return Some("its field `lc_kwargs`, which is not an object".to_string());
         }
         return match string_field(message, "type") {
-            Some(message_type) if message_type != "constructor" => None,
+            Some(message_type) if message_type != SERIALISED_TYPE => None,
             _ => Some("its field `type`, which is not a message type".to_string()),
         };
     }
@@ -121,7 +150,7 @@ pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
     if lc.and_then(|lc| lc.number()) != Some(1.0) {
         return Some("its field `lc`, which is not 1".to_string());
     }
-    if string_field(message, "type").as_deref() != Some("constructor") {
+    if string_field(message, "type").as_deref() != Some(SERIALISED_TYPE) {
         return Some("its field `type`, which is not \"constructor\"".to_string());
     }
     let kwargs = message.field(KWARGS).ok().flatten();
@@ -320,7 +349,7 @@ fn parts_milli<N: Node>(
 pub fn marker(text: &str) -> Json {
     object([
         ("lc", Json::Int(1)),
-        ("type", "constructor".into()),
+        ("type", SERIALISED_TYPE.into()),
         (
             "id",
             Json::Arr(vec![

@@ -191,8 +191,20 @@ impl Format {
         }
     }
 
+    /// The rule of a message's role found by its `type`, for a message
+    /// with no `role`: an OpenAI Responses item that is no message, a live
+    /// LangChain message.
+    fn role_by_type(self) -> Option<&'static RoleRule> {
+        match self {
+            Format::OpenAiResponses => Some(&openai_responses::ROLE_BY_TYPE),
+            Format::LangChain => Some(&langchain::ROLE_BY_TYPE),
+            _ => None,
+        }
+    }
+
     /// The field that holds a message's one tool result when its role's
-    /// name says so alone (a chat `tool` message's `content`), where
+    /// name says so alone (a chat `tool` message's `content`, a live
+    /// LangChain tool message's), where
     /// `view_if_results` finds it when it is a string. Pruning's older
     /// messages, whose results are all cleared, are then read for that
     /// field only, many at a time (`Messages::string_fields`).
@@ -204,6 +216,7 @@ impl Format {
             (Format::OpenAiResponses, Some((_, Role::Tool))) => {
                 Some(openai_responses::RESULT_FIELD)
             }
+            (Format::LangChain, Some(("tool", _))) => Some(langchain::RESULT_FIELD),
             _ => None,
         }
     }
@@ -313,12 +326,13 @@ impl Format {
     /// for a role. An OpenAI Responses item with no `type` is a message,
     /// whose role is its `role` field; one found by its `type` reads as the
     /// role its `view` gives it (`openai_responses::ROLE_BY_TYPE`), though
-    /// `role` reads none.
+    /// `role` reads none. A LangChain message found by its `type` is a live
+    /// one, whose type is its role (`langchain::ROLE_BY_TYPE`); a message
+    /// with such a `type` that is none is not refused unread.
     fn known_role(self, found: Option<FoundRole<'_>>) -> Option<(&str, Role)> {
         let found = found?;
         let rule = match self {
-            Format::OpenAiResponses if found.by_type => &openai_responses::ROLE_BY_TYPE,
-            _ if found.by_type => return None,
+            _ if found.by_type => self.role_by_type()?,
             Format::OpenAiResponses if found.message_item => &openai_responses::MESSAGE_ROLE,
             _ => self.role_rule()?,
         };

@@ -85,8 +85,9 @@ fn next_run(read: usize, tokens: u64, max_tokens: f64) -> usize {
 }
 
 /// The role names found many messages at a time (`Messages::role_names`),
-/// and the types of OpenAI Responses items with no role: a message with
-/// another role, or another item, is read itself.
+/// and the types of OpenAI Responses items and live LangChain messages
+/// with no role, and the classes serialised LangChain messages name: a
+/// message with another role, or another item, is read itself.
 const ROLE_NAMES: &[&str] = &[
     "user",
     "assistant",
@@ -100,6 +101,12 @@ const ROLE_NAMES: &[&str] = &[
     "custom_tool_call",
     "custom_tool_call_output",
     "reasoning",
+    "human",
+    "ai",
+    "HumanMessage",
+    "AIMessage",
+    "ToolMessage",
+    "SystemMessage",
 ];
 
 /// A message's role found by `Messages::role_names`: its name's index in

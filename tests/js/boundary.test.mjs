@@ -211,3 +211,23 @@ test("markerCandidates in guarded.js reads the fields of MARKER_TEXT_FIELDS, and
   assert.deepEqual([...new Set([...body.matchAll(/message\.(\w+)/g)].map((m) => m[1]))].sort(), ["content", "kwargs", "name", "parts", "role"]);
   assert.match(body, /const kwargs = message\.kwargs;/);
 });
+
+test("roleName in guarded.js marks and finds roles by the core's own constants", () => {
+  // guarded.js's roleName answers what the core's Node::role_names answers
+  // (src/node.rs); the constants it names are the core's.
+  const source = (path) => readFileSync(new URL(`../../src/${path}`, import.meta.url), "utf8");
+  const glue = source("bindings/guarded.js");
+  const constants = [
+    ["node.rs", "MESSAGE_ITEM"],
+    ["node.rs", "BY_TYPE"],
+    ["formats/openai_responses.rs", "MESSAGE_TYPE"],
+    ["formats/langchain.rs", "SERIALISED_TYPE"],
+  ];
+  for (const [file, name] of constants) {
+    const rust = source(file).match(new RegExp(`^pub const ${name}: (?:u8|&str) = ([^;]+);$`, "m"));
+    const js = glue.match(new RegExp(`^const ${name} = ([^;]+);$`, "m"));
+    assert.ok(rust && js, name);
+    assert.equal(js[1], rust[1], name);
+    assert.match(glue.match(/^function roleName\(message, names\) \{\n([\s\S]*?)\n\}$/m)[1], new RegExp(`\\b${name}\\b`), name);
+  }
+});

@@ -10,7 +10,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, AIMessageChunk } f
 import { load } from "@langchain/core/load";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { ChatOpenAI } from "@langchain/openai";
-import { compact, describeMessages, effectiveHistory, emergencyPrune, estimateTokens, pruneForModel } from "kram-compaction";
+import { compact, describeMessages, effectiveHistory, emergencyPrune, estimateTokens, HistoryMemo, pruneForModel } from "kram-compaction";
 import { deepFreeze } from "../support/sessions.mjs";
 import { startModelServer } from "../support/model-server.mjs";
 
@@ -92,6 +92,33 @@ test("pruning a serialised history replaces kwargs.content only, on frozen input
     assert.deepEqual(message, { ...messages[i], kwargs: { ...messages[i].kwargs, content: PLACEHOLDER } });
   }
   assert.notDeepEqual(out, messages);
+});
+
+test("pruning a long history reads an older AIMessage or SystemMessage for its class, or live for its type, alone, and answers as a whole read does", async () => {
+  // The fixture's ten messages forty times: serialised, and as live
+  // instances. Every AIMessage and SystemMessage is watched: the reads
+  // newest first find their role by the class a serialised one names last
+  // in its `id` (a live one's `type`), many at a time, and need nothing
+  // else of them once the newest 32 messages are read.
+  const repeat = (messages) => Array.from({ length: 40 }, () => messages).flat();
+  for (const [name, history] of [["serialised", deepFreeze(repeat(serialised()))], ["live", repeat(await instances())]]) {
+    const read = new Set();
+    const classOf = (message) => (name === "live" ? message.type : message.id.at(-1));
+    const watched = history.map((message, i) =>
+      !["ai", "system", "AIMessage", "SystemMessage"].includes(classOf(message))
+        ? message
+        : new Proxy(message, { get: (target, key) => (!["role", "type", "id"].includes(key) && read.add(i), Reflect.get(target, key)) }),
+    );
+    const options = { protectTokens: 2_000, minimumSavings: 0 };
+    const pruned = pruneForModel(watched, options);
+    const oldest = Math.min(...read);
+    assert.ok(oldest >= history.length - 32, `${name}: message ${oldest} was read`);
+    const whole = new HistoryMemo().pruneForModel(history, options);
+    assert.equal(JSON.stringify(pruned), JSON.stringify(whole), name);
+    const cleared = pruned.filter((message, i) => message !== watched[i]);
+    assert.ok(cleared.length > 50, `${name}: ${cleared.length} cleared`);
+    assert.ok(cleared.every((message) => classOf(message).startsWith(name === "live" ? "tool" : "ToolMessage")), name);
+  }
 });
 
 test("images, files and standard blocks count the fixed 1,000 tokens", () => {
