@@ -18,6 +18,7 @@ import * as kram from "kram-compaction";
 import { estimateTokenCount } from "tokenx";
 
 import { generate, stringBytes } from "./generate.mjs";
+import * as floors from "./floors.mjs";
 import * as plain from "./plain-js.mjs";
 
 const SIZES = [100, 1_000, 10_000];
@@ -262,6 +263,16 @@ for (const format of kram.MESSAGE_FORMATS) {
   await measure("emergencyPrune at 60,000", () => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS));
   await measure("pruneForModel", () => kram.pruneForModel(history));
   await measure("estimateTokens", () => kram.estimateTokens(history));
+  // The least any implementation could pay for each answer (bench/floors.mjs).
+  const pruned = kram.pruneForModel(history);
+  const kept = kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS);
+  const pruningFloor = floors.pruningFloor(history, pruned, kram.describeMessages, byteTouch);
+  const cutFloor = floors.cutFloor(history, kept, byteTouch);
+  floors.sameAnswer(pruningFloor(), pruned, `${format}: the pruning floor`);
+  floors.sameAnswer(cutFloor(), kept, `${format}: the cut's floor`);
+  await measure("floor: a look at each message", () => floors.lookAtEach(history));
+  await measure("floor: pruneForModel", pruningFloor);
+  await measure("floor: emergencyPrune at 60,000", cutFloor);
   results.formats[format] = row;
 }
 
@@ -368,14 +379,22 @@ for (const [ours, ...peers] of pairs) {
   lines.push(`| ${ours} | ${fmt(t)} | ${(t.median / touch).toFixed(2)} | ${peerText} | ${scaling.toFixed(1)} |`);
 }
 lines.push("");
-const formatColumns = ["effectiveHistory", "emergencyPrune at 60,000", "pruneForModel", "estimateTokens"];
-lines.push("every format's fixture session repeated to 10,000 messages, × its own byte-touch limit:");
-lines.push(`| format | byte-touch ms | ${formatColumns.join(" | ")} |`);
+// Each function with the floor of its answer (bench/floors.mjs), "x (floor)".
+const formatColumns = [
+  ["effectiveHistory", "floor: a look at each message"],
+  ["emergencyPrune at 60,000", "floor: emergencyPrune at 60,000"],
+  ["pruneForModel", "floor: pruneForModel"],
+  ["estimateTokens"],
+];
+lines.push("every format's fixture session repeated to 10,000 messages, × its own byte-touch limit,");
+lines.push("with the least any implementation could pay for the same answer (bench/floors.mjs) in brackets:");
+lines.push(`| format | byte-touch ms | ${formatColumns.map(([name]) => name).join(" | ")} |`);
 lines.push(`| --- | --- | ${formatColumns.map(() => "---").join(" | ")} |`);
 for (const [format, row] of Object.entries(results.formats)) {
   const limit = row.times["byte-touch"].median;
-  const ratios = formatColumns.map((name) => (row.times[name].median / limit).toFixed(2));
-  lines.push(`| ${format} (${row.messages}) | ${fmt(row.times["byte-touch"])} | ${ratios.join(" | ")} |`);
+  const ratio = (name) => (row.times[name].median / limit).toFixed(2);
+  const cells = formatColumns.map(([name, floor]) => (floor ? `${ratio(name)} (${ratio(floor)})` : ratio(name)));
+  lines.push(`| ${format} (${row.messages}) | ${fmt(row.times["byte-touch"])} | ${cells.join(" | ")} |`);
 }
 lines.push("");
 const load = (t) => `median ${t.median.toFixed(1)} ms (${t.min.toFixed(1)}-${t.max.toFixed(1)})`;
