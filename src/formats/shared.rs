@@ -69,8 +69,14 @@ pub fn is_marker(role: &str, name: Option<&str>, first_text_tagged: bool) -> boo
 /// (`may_be_marker_by_fields`).
 pub const MARKER_TEXT_FIELDS: &str = "content parts kwargs.content";
 
+/// The `role` names no format reads as a role a marker can have
+/// (`may_be_marker`; LangChain's `ChatMessage` reads them as an assistant's
+/// or another role): a message with one is no marker, whatever its text.
+pub const NO_MARKER_ROLES: &[&str] = &["assistant", "tool", "model", "function"];
+
 /// Whether a message may be a compaction marker in some format, by its
-/// fields alone: it has the marker's `name`, or the first text of one of
+/// fields alone: it has the marker's `name`, or its `role` is none of
+/// `NO_MARKER_ROLES` and the first text of one of
 /// `MARKER_TEXT_FIELDS` starts with the tag. One that is no object, has a
 /// `role` that is no string, or whose read throws, may be one: it is for
 /// the caller to read (and to refuse, as a whole read would). The effective
@@ -81,17 +87,22 @@ pub fn may_be_marker_by_fields<N: Node>(message: &N) -> bool {
     if message.kind() != Kind::Object {
         return true;
     }
-    let broken_role = message.field("role").map_or(true, |role| {
-        role.is_some_and(|role| role.kind() != Kind::String)
+    let role = message.field("role");
+    let broken_role = role.as_ref().map_or(true, |role| {
+        role.as_ref()
+            .is_some_and(|role| role.kind() != Kind::String)
     });
+    let no_marker_role = matches!(&role, Ok(Some(role))
+        if NO_MARKER_ROLES.iter().any(|name| role.text_is(name)));
     let named = message.field("name").map_or(true, |name| {
         name.is_some_and(|name| name.text_is(COMPACTION_MARKER_NAME))
     });
     broken_role
         || named
-        || MARKER_TEXT_FIELDS
-            .split(' ')
-            .any(|path| tagged_at(message, path.split('.')))
+        || !no_marker_role
+            && MARKER_TEXT_FIELDS
+                .split(' ')
+                .any(|path| tagged_at(message, path.split('.')))
 }
 
 /// Whether the field at the dotted path `steps` from `value` has a first

@@ -212,6 +212,16 @@ test("markerCandidates in guarded.js reads the fields of MARKER_TEXT_FIELDS, and
   assert.match(body, /const kwargs = message\.kwargs;/);
 });
 
+test("mayBeMarker in guarded.js passes over the roles the core says no marker has", () => {
+  const source = (path) => readFileSync(new URL(`../../src/${path}`, import.meta.url), "utf8");
+  const strings = (text) => [...text.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+  const rust = source("formats/shared.rs").match(/^pub const NO_MARKER_ROLES: &\[&str\] = &\[([^\]]*)\];$/m);
+  const js = source("bindings/guarded.js").match(/^const NO_MARKER_ROLES = \[([^\]]*)\];$/m);
+  assert.ok(rust && js);
+  assert.deepEqual(strings(js[1]), strings(rust[1]));
+  assert.ok(strings(rust[1]).length >= 3);
+});
+
 test("roleName in guarded.js marks and finds roles by the core's own constants", () => {
   // guarded.js's roleName answers what the core's Node::role_names answers
   // (src/node.rs); the constants it names are the core's.

@@ -202,6 +202,34 @@ test("the newest-first reads take no element of the array that their decision do
   assert.ok(half.count.reads < 2.5 * halfKept.length, `${half.count.reads} element reads for ${halfKept.length} kept`);
 });
 
+test("effectiveHistory reads of an older assistant or tool message its role and name alone: no marker has those roles", () => {
+  // With no marker the search looks at every message, for the fields a
+  // marker may be told by; the text of an assistant's or a tool's message
+  // is not one of them in any format (NO_MARKER_ROLES in src/formats/shared.rs).
+  for (const history of [codingSession(300, { outputLines: 3 }), aiSdkSession(300)]) {
+    const read = new Set();
+    const watched = history.map((message, i) =>
+      message.role !== "assistant" && message.role !== "tool"
+        ? message
+        : new Proxy(message, { get: (target, key) => (key !== "role" && key !== "name" && read.add(i), Reflect.get(target, key)) }),
+    );
+    const effective = effectiveHistory(watched);
+    assert.equal(effective.length, history.length);
+    assert.ok(effective.every((message, i) => message === watched[i]));
+    // (The leading messages are looked at for the system prompt, and the
+    // newest window read whole.)
+    const between = [...read].filter((i) => i >= 8 && i < history.length - 32);
+    assert.deepEqual(between, []);
+    assert.ok(history.filter((m, i) => i >= 8 && (m.role === "assistant" || m.role === "tool")).length > 500);
+    // A user message's text is still looked at: a marker found there
+    // starts the answer, after the leading system prompt.
+    const marker = { role: "user", content: `<${MARKER}>\nEarlier work.\n</${MARKER}>` };
+    const marked = [...history.slice(0, 100), marker, ...history.slice(100)];
+    const found = effectiveHistory(marked);
+    assert.deepEqual([found[0], found[1], found.length], [history[0], marker, history.length - 98]);
+  }
+});
+
 test("needsCompaction over its budget leaves the older messages unread, and under it refuses a broken one", () => {
   const history = codingSession(300, { outputLines: 3 });
   const broken = history.map((message, i) => (i === 5 ? { ...message, content: 7 } : message));
