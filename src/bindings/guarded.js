@@ -242,14 +242,15 @@ export function markerCandidates(history, start, tag, name, out) {
   }
 }
 
+/** The roles no format's marker has (NO_MARKER_ROLES in src/formats/shared.rs). */
+const NO_MARKER_ROLES = ["assistant", "tool", "model", "function"];
+
 /**
  * The fields are named here, as `roleName` names `role`, not passed as
  * paths: V8 reads a named field about four times faster than a field
  * whose name is a value (tests/js/boundary.test.mjs holds these to
  * `MARKER_TEXT_FIELDS`).
  */
-/** The roles no format's marker has (NO_MARKER_ROLES in src/formats/shared.rs). */
-const NO_MARKER_ROLES = ["assistant", "tool", "model", "function"];
 function mayBeMarker(message, tag, name) {
   if (typeof message !== "object" || message === null || Array.isArray(message)) return 1;
   const role = message.role;

@@ -327,8 +327,9 @@ impl Format {
     /// whose role is its `role` field; one found by its `type` reads as the
     /// role its `view` gives it (`openai_responses::ROLE_BY_TYPE`), though
     /// `role` reads none. A LangChain message found by its `type` is a live
-    /// one, whose type is its role (`langchain::ROLE_BY_TYPE`); a message
-    /// with such a `type` that is none is not refused unread.
+    /// one, whose type is its role, or a serialised one found by its class
+    /// (`langchain::ROLE_BY_TYPE`); a message with such a `type` or class
+    /// that is none is not refused unread.
     fn known_role(self, found: Option<FoundRole<'_>>) -> Option<(&str, Role)> {
         let found = found?;
         let rule = match self {

@@ -220,6 +220,8 @@ test("mayBeMarker in guarded.js passes over the roles the core says no marker ha
   assert.ok(rust && js);
   assert.deepEqual(strings(js[1]), strings(rust[1]));
   assert.ok(strings(rust[1]).length >= 3);
+  const body = source("bindings/guarded.js").match(/^function mayBeMarker\(message, tag, name\) \{\n([\s\S]*?)\n\}$/m)[1];
+  assert.match(body, /if \(NO_MARKER_ROLES\.includes\(role\)\) return 0;/);
 });
 
 test("roleName in guarded.js marks and finds roles by the core's own constants", () => {
