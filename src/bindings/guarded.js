@@ -224,10 +224,11 @@ export function roleNames(history, start, names, found) {
 /**
  * For each of `out.length` messages of `history` from `start`, whether it
  * may be a compaction marker by its fields alone into `out`, as the core's
- * `shared::may_be_marker_by_fields` says: 1 when its `name` is `name` or,
- * its `role` none of NO_MARKER_ROLES, the first text of one of the fields of
- * `MARKER_TEXT_FIELDS` (`content`, `parts`, `kwargs.content`) starts with
- * `tag`, and when it is no object,
+ * `shared::may_be_marker_by_fields` says: 0 when its `role` is one of
+ * NO_MARKER_ROLES (nothing else of it is read); else 1 when its `name` is
+ * `name` or the first text of one of the fields of `MARKER_TEXT_FIELDS`
+ * (`content`, `parts`, `kwargs.content`) starts with `tag`, and when it is
+ * no object,
  * its `role` is no string or a read throws (the core then reads it itself,
  * and reports what is wrong); else 0. One call for many messages, where
  * the core's reads of one cost a call a field.
@@ -254,8 +255,9 @@ const NO_MARKER_ROLES = ["assistant", "tool", "model", "function"];
 function mayBeMarker(message, tag, name) {
   if (typeof message !== "object" || message === null || Array.isArray(message)) return 1;
   const role = message.role;
-  if ((role !== undefined && typeof role !== "string") || message.name === name) return 1;
+  if (role !== undefined && typeof role !== "string") return 1;
   if (NO_MARKER_ROLES.includes(role)) return 0;
+  if (message.name === name) return 1;
   if (firstTextTagged(message.content, tag) || firstTextTagged(message.parts, tag)) return 1;
   const kwargs = message.kwargs;
   return typeof kwargs === "object" && kwargs !== null && firstTextTagged(kwargs.content, tag) ? 1 : 0;

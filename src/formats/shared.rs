@@ -75,9 +75,9 @@ pub const MARKER_TEXT_FIELDS: &str = "content parts kwargs.content";
 pub const NO_MARKER_ROLES: &[&str] = &["assistant", "tool", "model", "function"];
 
 /// Whether a message may be a compaction marker in some format, by its
-/// fields alone: it has the marker's `name`, or its `role` is none of
-/// `NO_MARKER_ROLES` and the first text of one of
-/// `MARKER_TEXT_FIELDS` starts with the tag. One that is no object, has a
+/// fields alone: its `role` is none of `NO_MARKER_ROLES` (then nothing
+/// else of it is read), and it has the marker's `name` or the first text
+/// of one of `MARKER_TEXT_FIELDS` starts with the tag. One that is no object, has a
 /// `role` that is no string, or whose read throws, may be one: it is for
 /// the caller to read (and to refuse, as a whole read would). The effective
 /// history reads no other message (`Messages::marker_candidates`;
@@ -92,17 +92,19 @@ pub fn may_be_marker_by_fields<N: Node>(message: &N) -> bool {
         role.as_ref()
             .is_some_and(|role| role.kind() != Kind::String)
     });
-    let no_marker_role = matches!(&role, Ok(Some(role))
-        if NO_MARKER_ROLES.iter().any(|name| role.text_is(name)));
+    if broken_role {
+        return true;
+    }
+    if matches!(&role, Ok(Some(role)) if NO_MARKER_ROLES.iter().any(|name| role.text_is(name))) {
+        return false;
+    }
     let named = message.field("name").map_or(true, |name| {
         name.is_some_and(|name| name.text_is(COMPACTION_MARKER_NAME))
     });
-    broken_role
-        || named
-        || !no_marker_role
-            && MARKER_TEXT_FIELDS
-                .split(' ')
-                .any(|path| tagged_at(message, path.split('.')))
+    named
+        || MARKER_TEXT_FIELDS
+            .split(' ')
+            .any(|path| tagged_at(message, path.split('.')))
 }
 
 /// Whether the field at the dotted path `steps` from `value` has a first

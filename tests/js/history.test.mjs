@@ -202,7 +202,7 @@ test("the newest-first reads take no element of the array that their decision do
   assert.ok(half.count.reads < 2.5 * halfKept.length, `${half.count.reads} element reads for ${halfKept.length} kept`);
 });
 
-test("effectiveHistory reads of an older assistant or tool message its role and name alone: no marker has those roles", () => {
+test("effectiveHistory reads of an older assistant or tool message its role alone: no marker has those roles", () => {
   // With no marker the search looks at every message, for the fields a
   // marker may be told by; the text of an assistant's or a tool's message
   // is not one of them in any format (NO_MARKER_ROLES in src/formats/shared.rs).
@@ -211,7 +211,7 @@ test("effectiveHistory reads of an older assistant or tool message its role and 
     const watched = history.map((message, i) =>
       message.role !== "assistant" && message.role !== "tool"
         ? message
-        : new Proxy(message, { get: (target, key) => (key !== "role" && key !== "name" && read.add(i), Reflect.get(target, key)) }),
+        : new Proxy(message, { get: (target, key) => (key !== "role" && read.add(i), Reflect.get(target, key)) }),
     );
     const effective = effectiveHistory(watched);
     assert.equal(effective.length, history.length);
