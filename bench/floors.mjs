@@ -27,7 +27,7 @@ export function lookAtEach(history) {
  * Where `after` differs from `before`, as a tree of the keys that changed,
  * with the new values at its leaves (shared, not copied); null for no change.
  */
-export function patchOf(before, after) {
+function patchOf(before, after) {
   if (before === after) return null;
   const object = (value) => typeof value === "object" && value !== null;
   if (!object(before) || !object(after) || Array.isArray(before) !== Array.isArray(after)) return { leaf: after };
