@@ -132,10 +132,12 @@ pub trait Node: Sized {
     /// For each message, which of `names` its `role` field is (its index
     /// plus one, and `MESSAGE_ITEM` added when its `type` is absent, null
     /// or `"message"`), or
-    /// with no `role`, which of them its `type` is (with `BY_TYPE` added: an
-    /// OpenAI Responses item other than a message), or 0 when it is no
-    /// object, or an array, or neither is a string of `names`, or reading
-    /// one threw. The newest-first reads skip a message
+    /// with no `role`, which of them its `type` is, or for a serialised
+    /// LangChain message (`type` `"constructor"`) the class it names last
+    /// in its `id` (with `BY_TYPE` added: an OpenAI Responses item other
+    /// than a message, a LangChain message), or 0 when it is no object, or
+    /// an array, or none of them is a string of `names`, or reading one
+    /// threw. The newest-first reads skip a message
     /// whose role alone settles what they need, and read the others
     /// themselves; the bindings answer many messages in one call into JS.
     fn role_names(messages: &[Self], names: &[&str]) -> Vec<u8> {

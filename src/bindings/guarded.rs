@@ -236,7 +236,8 @@ pub fn construct(constructor: &JsValue, fields: &JsValue) -> Result<JsValue, JsV
 
 /// `Node::role_names` of `count` messages of `history` from `start`: which
 /// of `names` each one's `role` is (its index plus one, and `MESSAGE_ITEM`
-/// added when its `type` is absent, null or `"message"`), or 0. A read that
+/// added when its `type` is absent, null or `"message"`), or with no role
+/// its `type` or LangChain class (with `BY_TYPE`), or 0. A read that
 /// throws answers 0, and the core reads that message itself.
 pub fn role_names(history: &JsValue, start: u32, count: usize, names: Vec<JsValue>) -> Vec<u8> {
     let mut found = vec![0; count];

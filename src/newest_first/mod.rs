@@ -8,10 +8,10 @@
 //! pruning reads the messages older than its protected tail for their
 //! results alone (without their estimates once it is decided), and where
 //! only one role's messages hold results, the others for their role alone
-//! (and, in the chat formats and OpenAI Responses, a tool message or a
-//! call's output for its one field alone; in the AI SDK, AI SDK 4,
-//! Anthropic and Gemini formats, and AI SDK UI's assistant messages, once
-//! decided, each message for its parts alone).
+//! (and, in the chat formats, OpenAI Responses and live LangChain, a tool
+//! message or a call's output for its one field alone, once decided; in
+//! the AI SDK, AI SDK 4, Anthropic and Gemini formats, and AI SDK UI's
+//! assistant messages, each message for its parts alone from the tail on).
 //!
 //! - `emergency`: the emergency cut reads the leading messages, then the
 //!   newest ones until the budget is spent.
@@ -19,8 +19,9 @@
 //!   messages until they are over it, or every message.
 //! - `effective`: the effective history reads the leading messages for the
 //!   instructions, then from the end whether each message may be a marker
-//!   by its fields (its `name`, the start of the texts where a marker's tag
-//!   can be), and the few that may be whole, until one is a marker.
+//!   by its fields (its role, then its `name` and the start of the texts
+//!   where a marker's tag can be), and the few that may be whole, until one
+//!   is a marker.
 //! - `prune`: pruning reads the newest run with its estimates, the older
 //!   messages one by one for where the user turns start until the
 //!   protected tail is found (the roles' names alone where they settle
