@@ -281,6 +281,12 @@ fn small_options(turns: usize, protect: u32, minimum: u32) -> PruneOptions {
     }
 }
 
+/// The options the generated-history pruning properties try: protected
+/// turns, protected tokens and the minimum saving.
+fn pruning_options() -> impl Strategy<Value = (usize, u32, u32)> {
+    (0usize..4, 0u32..8_000, 0u32..8_000)
+}
+
 /// Pruning `messages` newest first (read as `format` when `forced`, else
 /// as detected) with these small options makes the edits a whole read
 /// makes.
@@ -320,48 +326,36 @@ proptest! {
     #[test]
     fn a_generated_history_is_pruned_as_a_whole_read_prunes_it(
         parts in prop::collection::vec((0u8..12, 1usize..300, 0u8..24), 0..400),
-        turns in 0usize..4,
-        protect in 0u32..8_000,
-        minimum in 0u32..8_000,
+        options in pruning_options(),
         forced in any::<bool>(),
     ) {
-        let options = (turns, protect, minimum);
         pruned_as_a_whole_read(&build(&parts), Format::OpenAiChat, forced, options)?;
     }
 
     #[test]
     fn a_generated_ai_sdk_history_is_pruned_as_a_whole_read_prunes_it(
         generated in prop::collection::vec(ai_sdk_message(), 0..300),
-        turns in 0usize..4,
-        protect in 0u32..8_000,
-        minimum in 0u32..8_000,
+        options in pruning_options(),
         forced in any::<bool>(),
     ) {
-        let options = (turns, protect, minimum);
         pruned_as_a_whole_read(&build_ai_sdk(&generated), Format::AiSdk, forced, options)?;
     }
 
     #[test]
     fn a_generated_gemini_history_is_pruned_as_a_whole_read_prunes_it(
         generated in prop::collection::vec(gemini_message(), 0..300),
-        turns in 0usize..4,
-        protect in 0u32..8_000,
-        minimum in 0u32..8_000,
+        options in pruning_options(),
         forced in any::<bool>(),
     ) {
-        let options = (turns, protect, minimum);
         pruned_as_a_whole_read(&build_gemini(&generated), Format::Gemini, forced, options)?;
     }
 
     #[test]
     fn a_generated_ai_sdk_ui_history_is_pruned_as_a_whole_read_prunes_it(
         generated in prop::collection::vec(ai_sdk_ui_message(), 0..300),
-        turns in 0usize..4,
-        protect in 0u32..8_000,
-        minimum in 0u32..8_000,
+        options in pruning_options(),
         forced in any::<bool>(),
     ) {
-        let options = (turns, protect, minimum);
         pruned_as_a_whole_read(&build_ai_sdk_ui(&generated), Format::AiSdkUi, forced, options)?;
     }
 
