@@ -24,8 +24,8 @@ const dist = at("pkg", "dist");
 const bindgen = at("target", "bindgen");
 const started = Date.now();
 
-function run(command, args) {
-  execFileSync(command, args, { cwd: root, stdio: "inherit" });
+function run(command, args, env = {}) {
+  execFileSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
 }
 
 async function step(name, work) {
@@ -37,7 +37,16 @@ async function step(name, work) {
 
 const { version } = JSON.parse(readFileSync(at("pkg", "package.json"), "utf8"));
 
-await step("cargo", () => run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib"]));
+// `-Zlocation-detail=none` leaves out the file, line and column of every
+// place the module could panic: 970 bytes of the gzipped budget, which the
+// speed work needed. A panic (a bug) then reaches the console with its
+// message alone (src/bindings/mod.rs). It is an unstable flag, which the
+// machine's stable Rust accepts with RUSTC_BOOTSTRAP, as scripts/fuzz.sh's
+// flags are; native builds (the tests, the fuzzer) keep every place.
+const wasmFlags = { RUSTC_BOOTSTRAP: "1", CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: "-Zlocation-detail=none" };
+await step("cargo", () =>
+  run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib"], wasmFlags),
+);
 const rawWasm = at("target", "wasm32-unknown-unknown", "release", `${crate}.wasm`);
 
 const rustLists = JSON.parse(
