@@ -14,7 +14,7 @@ use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::newest_first;
 use kram_compaction::node::{Node, BY_TYPE, MESSAGE_ITEM};
 use kram_compaction::prune::{self, emergency_cut, PruneOptions, DEFAULT_PLACEHOLDER};
-use kram_compaction::view::{Edit, Path};
+use kram_compaction::view::Edit;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -883,7 +883,7 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
     let messages = partly_read_messages();
     let (mut named, mut message_items) = (0, 0);
     let (mut settled_as_no_results, mut found_by_type, mut one_field_results) = (0, 0, 0);
-    let (mut refused_by_type, mut no_user_turn) = (0, 0);
+    let (mut refused_by_type, mut no_user_turn, mut serialised_fields) = (0, 0, 0);
     for (index, message) in messages.iter().enumerate() {
         let code = Node::role_names(&[message], NAMES)[0];
         let Some(name) = (code & !(MESSAGE_ITEM | BY_TYPE))
@@ -954,16 +954,17 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
             }
             // The one field the name says holds the result, when it is a
             // string, is the one result the read finds.
-            let Some(key) = format.result_field_by_name(found) else {
+            let Some(field) = format.result_field_by_name(found) else {
                 continue;
             };
-            if let (Ok(Some(view)), true) = (
-                format.view_if_results(&message, &reader, None),
-                message[key].is_string(),
-            ) {
+            let is_string = field.value(&message).is_some_and(|v| v.is_string());
+            if let (Ok(Some(view)), true) =
+                (format.view_if_results(&message, &reader, None), is_string)
+            {
                 let paths: Vec<_> = view.tool_results.iter().map(|r| r.path).collect();
-                assert_eq!(paths, [Path::key(key)], "{label}");
+                assert_eq!(paths, [field.path()], "{label}");
                 one_field_results += 1;
+                serialised_fields += usize::from(!field.outer.is_empty());
             }
         }
     }
@@ -971,6 +972,7 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
     assert!(refused_by_type >= 3, "{refused_by_type}");
     assert!(no_user_turn > 100, "{no_user_turn}");
     assert!(one_field_results > 10, "{one_field_results}");
+    assert!(serialised_fields >= 2, "{serialised_fields}");
     assert!(named > 100, "most messages have a name: {named}");
     assert!(
         message_items > 50 && message_items < named,

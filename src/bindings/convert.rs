@@ -347,9 +347,9 @@ pub fn materialize(
 /// results are all cleared).
 fn made_for(edits: &[(Path, Replacement)], copied: Copied) -> bool {
     match copied {
-        Copied::Field(key) => matches!(
+        Copied::Field(field) => matches!(
             edits,
-            [(path, Replacement::Placeholder)] if **path == [PathStep::Key(key)]
+            [(path, Replacement::Placeholder)] if *path == field.path()
         ),
         Copied::Parts(rule) => {
             !edits.is_empty()

@@ -303,30 +303,35 @@ export function elementsAt(history, indexes, copies, fromCopies) {
 
 /**
  * For each message of `history` at `indexes` (a Uint32Array), what its field
- * `key` is into `states`, as the core's `Messages::string_fields` says: 1 a
+ * `key` (of the message, or of its object field `outer` when that is not "")
+ * is into `states`, as the core's `Messages::string_fields` says: 1 a
  * string other than `placeholder`, 2 `placeholder`, 0 anything else (a
  * message that is no object, or whose read throws: the core then reads it
  * itself, and reports what throws). When `copies` is an array, a message
- * answered 1 that is a plain object also gets its copy there, at its index,
- * with `replacement` at `key` (as `copyObject` then `defineData` make it;
- * not an object keeping LangChain's `lc_kwargs`, which is built anew through
- * its class, nor one whose copy throws: Rust copies those). One call for
- * all of pruning's older tool messages, where the core's reads of one cost
- * about ten calls, and its copy about seven.
+ * answered 1 that is a plain object (and whose `outer` is) also gets its
+ * copy there, at its index, with `replacement` at `key` (as `copyObject`
+ * then `defineData` make it; not an object keeping LangChain's `lc_kwargs`,
+ * which is built anew through its class, nor one whose copy throws: Rust
+ * copies those). One call for all of pruning's older tool messages, where
+ * the core's reads of one cost about ten calls, and its copy about seven.
  */
-export function stringFields(history, indexes, key, placeholder, states, replacement, copies) {
+export function stringFields(history, indexes, outer, key, placeholder, states, replacement, copies) {
   for (let i = 0; i < indexes.length; i++) {
     try {
       const message = history[indexes[i]];
       if (typeof message !== "object" || message === null) continue;
-      const value = message[key];
+      const holder = outer === "" ? message : message[outer];
+      if (typeof holder !== "object" || holder === null) continue;
+      const value = holder[key];
       if (typeof value !== "string") continue;
       if (value === placeholder) {
         states[i] = 2;
         continue;
       }
       states[i] = 1;
-      if (Array.isArray(copies) && isPlain(message)) copies[indexes[i]] = { ...message, [key]: replacement };
+      if (!Array.isArray(copies) || !isPlain(message)) continue;
+      if (outer === "") copies[indexes[i]] = { ...message, [key]: replacement };
+      else if (Reflect.getPrototypeOf(holder) === Object.prototype) copies[indexes[i]] = { ...message, [outer]: { ...holder, [key]: replacement } };
     } catch {
       // 0: the core reads this message itself; or 1 with no copy.
     }

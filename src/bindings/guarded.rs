@@ -63,15 +63,17 @@ extern "C" {
         copies: &JsValue,
         from_copies: &mut [u8],
     ) -> JsValue;
-    /// `Messages::string_fields` of the messages of `history` at `indexes`,
-    /// into `states`; and, when `copies` is an array, at each index whose
-    /// field is to be cleared, a copy of that message with `replacement`
-    /// there. Catches what it calls: a read that throws answers `OTHER`, or
+    /// `Messages::string_fields` of the messages of `history` at `indexes`
+    /// (the field `key`, of the message or of its field `outer`, "" for
+    /// none), into `states`; and, when `copies` is an array, at each index
+    /// whose field is to be cleared, a copy of that message with
+    /// `replacement` there. Catches what it calls: a read that throws answers `OTHER`, or
     /// makes no copy.
     #[wasm_bindgen(js_name = stringFields)]
     pub fn string_fields(
         history: &JsValue,
         indexes: &[u32],
+        outer: &JsValue,
         key: &JsValue,
         placeholder: &JsValue,
         states: &mut [u8],

@@ -14,6 +14,7 @@ use super::keys::key;
 use super::own_values::Array;
 use crate::error::InputError;
 use crate::formats::result_parts::{Payload, ResultParts};
+use crate::formats::ResultField;
 use crate::history::{COMPACTION_MARKER_NAME, MARKER_OPEN};
 use crate::newest_first::Messages;
 
@@ -37,7 +38,7 @@ pub struct JsHistory<'h> {
 /// parts by.
 #[derive(Clone, Copy)]
 pub enum Copied {
-    Field(&'static str),
+    Field(ResultField),
     Parts(&'static ResultParts),
 }
 
@@ -124,17 +125,18 @@ impl Messages for JsHistory<'_> {
 
     /// In one call into JS, which reads the messages from the array itself:
     /// the core's reads of a tool message cost about ten calls.
-    fn string_fields(&self, indexes: &[u32], key: &'static str, placeholder: &str) -> Vec<u8> {
+    fn string_fields(&self, indexes: &[u32], field: ResultField, placeholder: &str) -> Vec<u8> {
         let mut states = vec![0; indexes.len()];
         let undefined = JsValue::UNDEFINED;
         let (replacement, copies) = match &self.replacement {
-            Some(replacement) => (replacement, self.copies_for(Copied::Field(key))),
+            Some(replacement) => (replacement, self.copies_for(Copied::Field(field))),
             None => (&undefined, &undefined),
         };
         guarded::string_fields(
             self.array,
             indexes,
-            &super::keys::key(key),
+            &super::keys::key(field.outer),
+            &super::keys::key(field.key),
             &JsValue::from_str(placeholder),
             &mut states,
             replacement,

@@ -16,7 +16,7 @@ use crate::formats::shared::{
     has, is_marker, part_at, part_count, string_field, subfield, tag_candidate, tagged, text_block,
     tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
 };
-use crate::formats::{Facts, MessageReader, RoleRule};
+use crate::formats::{Facts, MessageReader, ResultField, RoleRule};
 use crate::node::{Kind, Node};
 use crate::util::json::{object, Json};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
@@ -43,8 +43,8 @@ const CLASSES: &[(&str, &str)] = &[
 /// a serialised one by the class it names last in its `id`, for the types
 /// and classes whose role settles what pruning reads of it (the
 /// newest-first reads find them many at a time, `Node::role_names`). A
-/// live tool message's result is its `content`
-/// (`Format::result_field_by_name`); a function message holds none, and a
+/// tool message's result is its `content`, a serialised one's in its
+/// `kwargs` (`Format::result_field_by_name`); a function message holds none, and a
 /// `generic` one's role is its `role` field.
 pub const ROLE_BY_TYPE: RoleRule = RoleRule::one_of(
     &[
@@ -70,6 +70,9 @@ pub const RESULT_FIELD: &str = "content";
 
 /// The fields of a serialised message: `kwargs`, named so in errors.
 const KWARGS: &str = "kwargs";
+
+/// Where a serialised tool message holds its result: `kwargs.content`.
+pub const SERIALISED_RESULT_FIELD: ResultField = ResultField::inside(KWARGS, RESULT_FIELD);
 /// The constructor's fields a live instance keeps (LangChain's
 /// `Serializable`); it marks a message as live.
 const LIVE_KWARGS: &str = "lc_kwargs";

@@ -14,12 +14,14 @@ pub mod ollama;
 pub mod openai_chat;
 pub mod openai_responses;
 mod reader;
+pub mod result_field;
 pub mod result_parts;
 mod role_rule;
 pub mod shared;
 
 pub use facts::Facts;
 pub use reader::MessageReader;
+pub use result_field::ResultField;
 pub use result_parts::ResultParts;
 pub use role_rule::RoleRule;
 
@@ -203,22 +205,21 @@ impl Format {
     }
 
     /// The field that holds a message's one tool result when its role's
-    /// name says so alone (a chat `tool` message's `content`, a live
-    /// LangChain tool message's), where
-    /// `view_if_results` finds it when it is a string. Pruning's older
-    /// messages, whose results are all cleared, are then read for that
-    /// field only, many at a time (`Messages::string_fields`).
-    pub fn result_field_by_name(self, found: FoundRole) -> Option<&'static str> {
-        match (self, self.known_role(Some(found))) {
-            (Format::OpenAiChat | Format::Ollama, Some(("tool", _))) => {
-                Some(shared::CHAT_RESULT_FIELD)
+    /// name says so alone (`ResultField`), where `view_if_results` finds
+    /// it when it is a string. Pruning's older messages, whose results are
+    /// all cleared, are then read for that field only, many at a time
+    /// (`Messages::string_fields`).
+    pub fn result_field_by_name(self, found: FoundRole) -> Option<ResultField> {
+        let key = match (self, self.known_role(Some(found))?) {
+            (Format::OpenAiChat | Format::Ollama, ("tool", _)) => shared::CHAT_RESULT_FIELD,
+            (Format::OpenAiResponses, (_, Role::Tool)) => openai_responses::RESULT_FIELD,
+            (Format::LangChain, ("tool", _)) => langchain::RESULT_FIELD,
+            (Format::LangChain, ("ToolMessage", _)) => {
+                return Some(langchain::SERIALISED_RESULT_FIELD)
             }
-            (Format::OpenAiResponses, Some((_, Role::Tool))) => {
-                Some(openai_responses::RESULT_FIELD)
-            }
-            (Format::LangChain, Some(("tool", _))) => Some(langchain::RESULT_FIELD),
-            _ => None,
-        }
+            _ => return None,
+        };
+        Some(ResultField::key(key))
     }
 
     /// The rule of where a message's results are, when they are parts of

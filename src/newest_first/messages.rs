@@ -7,6 +7,7 @@ use std::ops::Range;
 use crate::error::InputError;
 use crate::formats::result_parts::{ResultParts, UNKNOWN};
 use crate::formats::shared::may_be_marker_by_fields;
+use crate::formats::ResultField;
 use crate::node::{Kind, Node};
 
 /// What `Messages::string_fields` answers for a field.
@@ -42,14 +43,13 @@ pub trait Messages {
             .collect()
     }
 
-    /// For each message at `indexes`, what its field `key` is to pruning:
+    /// For each message at `indexes`, what its `field` is to pruning:
     /// `STRING` a string other than `placeholder`, `PLACEHOLDER` the
     /// placeholder, and `OTHER` anything else (the caller then reads the
     /// message itself, and reports what a read throws).
-    fn string_fields(&self, indexes: &[u32], key: &'static str, placeholder: &str) -> Vec<u8> {
+    fn string_fields(&self, indexes: &[u32], field: ResultField, placeholder: &str) -> Vec<u8> {
         let state = |index: u32| {
-            let message = self.message(index as usize)?;
-            let value = message.field(key).ok()??;
+            let value = field.value(&self.message(index as usize)?)?;
             (value.kind() == Kind::String).then(|| {
                 if value.text_is(placeholder) {
                     PLACEHOLDER

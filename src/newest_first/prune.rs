@@ -22,11 +22,11 @@
 use crate::error::InputError;
 use crate::formats::result_parts::KNOWN;
 use crate::formats::shared::may_be_marker;
-use crate::formats::ResultParts;
 use crate::formats::{read_history, Format, MessageReader, Reading};
+use crate::formats::{ResultField, ResultParts};
 use crate::node::Node;
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
-use crate::view::{Edit, Path, Replacement, ToolResult};
+use crate::view::{Edit, Replacement, ToolResult};
 
 use super::messages::{PLACEHOLDER, STRING};
 use super::{
@@ -182,13 +182,13 @@ fn field_result<H: Messages + ?Sized>(
     index: usize,
     placeholder: &str,
 ) -> Option<ToolResult> {
-    let Some(ResultRule::Field(key)) = agreed_rule(formats, role?) else {
+    let Some(ResultRule::Field(field)) = agreed_rule(formats, role?) else {
         return None;
     };
-    let field = effective.message(index)?.field(key).ok()??;
-    let (milli, cleared) = field.estimate_text(placeholder)?;
+    let value = field.value(&effective.message(index)?)?;
+    let (milli, cleared) = value.estimate_text(placeholder)?;
     Some(ToolResult::new(
-        Path::key(key),
+        field.path(),
         milli,
         cleared,
         Replacement::Placeholder,
@@ -201,7 +201,7 @@ fn field_result<H: Messages + ?Sized>(
 #[derive(Clone, Copy)]
 enum ResultRule {
     /// One field holds the one result (`Format::result_field_by_name`).
-    Field(&'static str),
+    Field(ResultField),
     /// Parts of the content hold them (`Format::result_parts_by_name`).
     Parts(&'static ResultParts),
 }
@@ -286,13 +286,12 @@ impl KnownResults {
         let mut answers = Vec::new();
         let read_by = match rule {
             Some(ResultRule::Field(_)) if parts_only => return None,
-            Some(ResultRule::Field(key)) => {
-                for state in effective.string_fields(&indexes, key, placeholder) {
+            Some(ResultRule::Field(field)) => {
+                for state in effective.string_fields(&indexes, field, placeholder) {
                     answers.extend([u32::from(state), 0]);
                 }
-                let path = Path::key(key);
                 Some(ReadBy::Field(ToolResult::new(
-                    path,
+                    field.path(),
                     0,
                     false,
                     Replacement::Placeholder,
@@ -366,7 +365,7 @@ fn agreed_rule(formats: &[Format], found: Found) -> Option<ResultRule> {
     let mut agreed = None;
     for format in formats {
         let rule = match format.result_field_by_name(found.role()) {
-            Some(key) => ResultRule::Field(key),
+            Some(field) => ResultRule::Field(field),
             None => ResultRule::Parts(format.result_parts_by_name(found.role())?),
         };
         if *agreed.get_or_insert(rule) != rule {

@@ -121,6 +121,32 @@ test("pruning a long history reads an older AIMessage or SystemMessage for its c
   }
 });
 
+test("pruning a long serialised history reads an older ToolMessage's kwargs for its content alone, then copies it", () => {
+  // Each ToolMessage's `kwargs` is watched. Its older messages, whose
+  // results are all cleared, are read for `kwargs.content` once, many at a
+  // time, and copied with the placeholder there by a spread, which reads
+  // each field once more: never a field twice but `content`. A read by the
+  // format's reader and then a copy reads every field twice.
+  const history = Array.from({ length: 40 }, () => serialised()).flat();
+  const reads = history.map(() => new Map());
+  const watched = history.map((message, i) => {
+    if (message.id.at(-1) !== "ToolMessage") return message;
+    const kwargs = new Proxy(message.kwargs, {
+      get: (target, key) => (reads[i].set(key, (reads[i].get(key) ?? 0) + 1), Reflect.get(target, key)),
+    });
+    return { ...message, kwargs };
+  });
+  const options = { protectTokens: 2_000, minimumSavings: 0 };
+  const pruned = pruneForModel(watched, options);
+  assert.equal(JSON.stringify(pruned), JSON.stringify(pruneForModel(history, options)));
+  const older = reads.slice(0, history.length - 32).filter((read) => read.size > 0);
+  assert.ok(older.length > 50, `${older.length} older ToolMessages`);
+  for (const read of older) {
+    assert.equal(read.get("content"), 2, JSON.stringify([...read]));
+    for (const [key, count] of read) if (key !== "content") assert.equal(count, 1, `${key}: ${JSON.stringify([...read])}`);
+  }
+});
+
 test("images, files and standard blocks count the fixed 1,000 tokens", () => {
   const text = new HumanMessage("Look at this.");
   const base = estimateTokens([text]);
