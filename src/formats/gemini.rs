@@ -164,7 +164,13 @@ fn is_thought<N: Node>(part: &N) -> bool {
 }
 
 /// The key that pairs a call with a response by position: the `ordinal`-th
-/// call named `name` in the content at `index`.
+/// call named `name` in the content at `index`. The API takes a function
+/// response turn only right after the function call turn, with one response
+/// part for each call part, so this is how Gemini itself pairs them. An
+/// `id` pairs nothing more: a response's `id` names its call's when that
+/// call has one, and gemini-cli gives its responses ids of its own where
+/// the model's calls have none, so a response paired by its `id` was never
+/// answered (and a history read newest first could never be sure of a cut).
 fn position_key(index: usize, name: &str, ordinal: usize) -> String {
     format!("gemini:{index}:{ordinal}:{name}")
 }
@@ -188,13 +194,12 @@ fn object_field<N: Node>(
     }
 }
 
-/// A part's `functionCall` or `functionResponse`, with what pairs it: its
-/// id if it has one, and its name and how many of that name came before it
-/// in the message (`seen`, which this adds the name to).
+/// A part's `functionCall` or `functionResponse`, with what pairs it
+/// (`position_key`): its name and how many of that name came before it in
+/// the message (`seen`, which this adds the name to).
 struct Function<N> {
     value: N,
     field: String,
-    id: Option<String>,
     name: String,
     ordinal: usize,
 }
@@ -208,7 +213,8 @@ fn function<N: Node>(
 ) -> Result<Function<N>, InputError> {
     let value = object_field(reader, part, field, key)?;
     let field = subfield(field, key);
-    let id = reader.optional_string(&value, &field, "id")?;
+    // Checked, as every field read is; it pairs nothing (`position_key`).
+    reader.optional_string(&value, &field, "id")?;
     let name = reader
         .optional_string(&value, &field, "name")?
         .unwrap_or_default();
@@ -217,7 +223,6 @@ fn function<N: Node>(
     Ok(Function {
         value,
         field,
-        id,
         name,
         ordinal,
     })
@@ -246,7 +251,6 @@ fn read_part<N: Node>(
             RESULT_PARTS.result_key,
             responses_by_name,
         )?;
-        reading.answers.extend(response.id);
         if let Some(before) = reader.index.checked_sub(1) {
             reading
                 .answers
@@ -264,7 +268,6 @@ fn read_part<N: Node>(
         reading.milli += ATTACHMENT_MILLI;
     } else if has(part, "functionCall") {
         let call = function(reader, part, field, "functionCall", calls_by_name)?;
-        reading.opens.extend(call.id);
         reading
             .opens
             .push(position_key(reader.index, &call.name, call.ordinal));

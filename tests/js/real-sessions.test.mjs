@@ -16,6 +16,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import {
   ContextManager,
+  DEFAULT_MAX_TOKENS,
   describeMessages,
   effectiveHistory,
   emergencyPrune,
@@ -315,4 +316,22 @@ test("pruneForModel: every real session repeated into a long one is pruned newes
     }
   }
   assert.ok(edited > 1_000, `${edited} messages edited`);
+});
+
+test("emergencyPrune: every real session repeated into a long one is cut newest first as a whole read cuts it, reading back only about as far as it keeps", () => {
+  // At the default budget the cut keeps the newest few hundred messages or
+  // fewer, and reads runs from the end until they decide it: never more
+  // than four times what it keeps and 256 messages. A cut that could not
+  // be sure (gemini-cli's responses, paired by an id their calls lack,
+  // once looked answered by an unread call) read all of them.
+  for (const session of sessions) {
+    const long = Array.from({ length: 40 }, () => session.messages).flat();
+    const read = new Set();
+    const watched = long.map((message, i) => new Proxy(message, { get: (target, key) => (read.add(i), Reflect.get(target, key)) }));
+    const cut = emergencyPrune(watched, DEFAULT_MAX_TOKENS);
+    assert.deepEqual(cut, new HistoryMemo().emergencyPrune(long, DEFAULT_MAX_TOKENS), session.name);
+    // (The leading messages are looked at for the system prompt.)
+    const reach = long.length - Math.min(...[...read].filter((i) => i >= 16));
+    assert.ok(reach <= 4 * cut.length + 256, `${session.name}: read back ${reach} messages to keep ${cut.length}`);
+  }
 });
