@@ -154,12 +154,6 @@ fn edits_from_the_end<H: Messages + ?Sized>(
                 true => Some(format.view(&message, &reader)?),
                 false => format.view_if_results(&message, &reader, found)?,
             };
-            // Past the tail only a marker and results matter: a view with
-            // neither is no view, whether a format read the message whole
-            // or, by its role, not at all (an assistant message in OpenAI
-            // Chat and in the AI SDK), so the formats still agree.
-            let view =
-                view.filter(|view| in_tail || view.is_marker || !view.tool_results.is_empty());
             Ok(view.map(|view| (view.starts_user_turn, view.is_marker, view.tool_results)))
         })?;
         let Some((starts_user_turn, is_marker, results)) = read else {

@@ -335,19 +335,3 @@ test("emergencyPrune: every real session repeated into a long one is cut newest 
     assert.ok(reach <= 4 * cut.length + 256, `${session.name}: read back ${reach} messages to keep ${cut.length}`);
   }
 });
-
-test("pruneForModel: a history of text messages alone (SWE-agent 0.x) repeated into a long one is not read whole", () => {
-  // Its `{ role, content }` messages fit OpenAI Chat, Ollama and the AI
-  // SDK formats at once. Past the protected tail an older assistant message
-  // is no one's to read by its role in OpenAI Chat, and read whole in the
-  // AI SDK (whose assistant messages may hold results): both say it holds
-  // no results, so they agree, and pruning reads on newest first. When
-  // they did not agree, every message was read whole (33 field reads each).
-  const session = sessions.find((s) => s.name === "swe-agent-pydicom-1458");
-  const long = Array.from({ length: 40 }, () => session.messages).flat();
-  const reads = long.map(() => 0);
-  const watched = long.map((message, i) => new Proxy(message, { get: (target, key) => (reads[i]++, Reflect.get(target, key)) }));
-  assert.deepEqual(pruneForModel(watched), new HistoryMemo().pruneForModel(long));
-  const older = reads.slice(0, long.length - 64);
-  assert.ok(Math.max(...older) < 20, `an older message was read ${Math.max(...older)} times`);
-});
