@@ -1,7 +1,8 @@
 // `npm run bench`: the history functions on generated coding-agent histories
 // of 100, 1,000 and 10,000 messages, side by side, in one process, with the
 // byte-touch limit, a plain-JS implementation of the same rules, and the JS
-// peers. Prints a table and writes bench/results/bench.json. Figures are
+// peers; then every format's fixture session and every real session in
+// tests/sessions/, each repeated to 10,000 messages. Prints a table and writes bench/results/bench.json. Figures are
 // ratios from one machine: only the ratios mean anything elsewhere.
 
 import { execFileSync } from "node:child_process";
@@ -20,6 +21,7 @@ import { estimateTokenCount } from "tokenx";
 import { generate, stringBytes } from "./generate.mjs";
 import * as floors from "./floors.mjs";
 import * as plain from "./plain-js.mjs";
+import { loadRealSessions } from "../tests/support/real-sessions.mjs";
 
 const SIZES = [100, 1_000, 10_000];
 const quick = process.argv.includes("--quick");
@@ -276,6 +278,30 @@ for (const format of kram.MESSAGE_FORMATS) {
   results.formats[format] = row;
 }
 
+// Every real session in tests/sessions/ (agents' own stored sessions, not
+// ours), repeated to 10,000 messages as the fixture sessions are, against
+// its own byte-touch limit, with the pruning floor.
+results.realSessions = {};
+for (const session of loadRealSessions()) {
+  const history = Array.from({ length: Math.ceil(10_000 / session.messages.length) }, () => structuredClone(session.messages)).flat();
+  reserve(stringBytes(history).bytes);
+  const row = { format: session.format, messages: session.messages.length, bytes: stringBytes(session.messages).bytes, times: {} };
+  const runs = quick ? 3 : 5;
+  const measure = async (name, work) => {
+    row.times[name] = await time(work, runs);
+  };
+  await measure("byte-touch", () => byteTouch(history));
+  await measure("effectiveHistory", () => kram.effectiveHistory(history));
+  await measure("emergencyPrune at 60,000", () => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS));
+  await measure("pruneForModel", () => kram.pruneForModel(history));
+  const pruned = kram.pruneForModel(history);
+  const pruningFloor = floors.pruningFloor(history, pruned, kram.describeMessages, byteTouch);
+  floors.sameAnswer(pruningFloor(), pruned, `${session.name}: the pruning floor`);
+  await measure("floor: pruneForModel", pruningFloor);
+  process.stderr.write(`bench: real session ${session.name} ${row.times.pruneForModel.median.toFixed(2)} ms\n`);
+  results.realSessions[session.name] = row;
+}
+
 // Instantiation: a fresh Node process loading the package, timed inside it:
 // `require` (the glue; the .wasm is compiled and instantiated by the first
 // call), `require` and a first call (`estimateTokens` of one message: that
@@ -395,6 +421,19 @@ for (const [format, row] of Object.entries(results.formats)) {
   const ratio = (name) => (row.times[name].median / limit).toFixed(2);
   const cells = formatColumns.map(([name, floor]) => (floor ? `${ratio(name)} (${ratio(floor)})` : ratio(name)));
   lines.push(`| ${format} (${row.messages}) | ${fmt(row.times["byte-touch"])} | ${cells.join(" | ")} |`);
+}
+lines.push("");
+lines.push("every real session in tests/sessions/ repeated to 10,000 messages, × its own byte-touch limit,");
+lines.push("with the pruning floor in brackets:");
+lines.push("| session | format | messages, KB a message | byte-touch ms | effectiveHistory | emergencyPrune at 60,000 | pruneForModel |");
+lines.push("| --- | --- | --- | --- | --- | --- | --- |");
+for (const [name, row] of Object.entries(results.realSessions)) {
+  const limit = row.times["byte-touch"].median;
+  const ratio = (time) => (row.times[time].median / limit).toFixed(2);
+  lines.push(
+    `| ${name} | ${row.format} | ${row.messages}, ${(row.bytes / row.messages / 1024).toFixed(1)} | ${fmt(row.times["byte-touch"])} | ` +
+      `${ratio("effectiveHistory")} | ${ratio("emergencyPrune at 60,000")} | ${ratio("pruneForModel")} (${ratio("floor: pruneForModel")}) |`,
+  );
 }
 lines.push("");
 const load = (t) => `median ${t.median.toFixed(1)} ms (${t.min.toFixed(1)}-${t.max.toFixed(1)})`;
