@@ -169,8 +169,9 @@ fn is_thought<N: Node>(part: &N) -> bool {
 /// part for each call part, so this is how Gemini itself pairs them. An
 /// `id` pairs nothing more: a response's `id` names its call's when that
 /// call has one, and gemini-cli gives its responses ids of its own where
-/// the model's calls have none, so a response paired by its `id` was never
-/// answered (and a history read newest first could never be sure of a cut).
+/// the model's calls have none, so pairing by `id` as well left each such
+/// response answering a call no content made (and a cut read newest first
+/// could then never be sure).
 fn position_key(index: usize, name: &str, ordinal: usize) -> String {
     format!("gemini:{index}:{ordinal}:{name}")
 }
