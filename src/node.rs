@@ -135,13 +135,15 @@ pub trait Node: Sized {
     /// with no `role`, which of them its `type` is, or for a serialised
     /// LangChain message (`type` `"constructor"`) the class it names last
     /// in its `id` (with `BY_TYPE` added: an OpenAI Responses item other
-    /// than a message, a LangChain message), or 0 when it is no object, or
+    /// than a message, a LangChain message), `TEXT_CONTENT` added to
+    /// either `with_content` when its `content` is a string, or 0 when it
+    /// is no object, or
     /// an array, or none of them is a string of `names`, or reading one
     /// threw. The newest-first reads skip a message
     /// whose role alone settles what they need, and read the others
     /// themselves; the bindings answer many messages in one call into JS.
-    fn role_names(messages: &[Self], names: &[&str]) -> Vec<u8> {
-        role_names_one_by_one(messages, names)
+    fn role_names(messages: &[Self], names: &[&str], with_content: bool) -> Vec<u8> {
+        role_names_one_by_one(messages, names, with_content)
     }
 }
 
@@ -152,17 +154,41 @@ pub const MESSAGE_ITEM: u8 = 0x80;
 /// What `Node::role_names` adds for a message with no `role` found by its
 /// `type`.
 pub const BY_TYPE: u8 = 0x40;
+/// What `Node::role_names` adds for a message found by either whose
+/// `content` is a string: where a format keeps results as parts of
+/// `content`, it holds none (`Format::no_results_by_name`).
+pub const TEXT_CONTENT: u8 = 0x20;
 
 /// `Node::role_names`, reading each message's role through the trait.
-pub fn role_names_one_by_one<N: Node>(messages: &[N], names: &[&str]) -> Vec<u8> {
+pub fn role_names_one_by_one<N: Node>(
+    messages: &[N],
+    names: &[&str],
+    with_content: bool,
+) -> Vec<u8> {
     messages
         .iter()
-        .map(|message| role_name(message, names))
+        .map(|message| role_name(message, names, with_content))
         .collect()
 }
 
-/// `Node::role_names` of one message.
-fn role_name<N: Node>(message: &N, names: &[&str]) -> u8 {
+/// `Node::role_names` of one message: its role's code, with `TEXT_CONTENT`
+/// added (`with_content`) when its `content` is a string.
+fn role_name<N: Node>(message: &N, names: &[&str], with_content: bool) -> u8 {
+    let code = role_code(message, names);
+    if code == 0 || !with_content {
+        return code;
+    }
+    match message.field("content") {
+        Ok(content) if content.as_ref().is_some_and(|c| c.kind() == Kind::String) => {
+            code + TEXT_CONTENT
+        }
+        Ok(_) => code,
+        Err(_) => 0,
+    }
+}
+
+/// A message's role's code, without `TEXT_CONTENT`.
+fn role_code<N: Node>(message: &N, names: &[&str]) -> u8 {
     if message.kind() != Kind::Object {
         return 0;
     }

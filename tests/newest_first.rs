@@ -12,7 +12,7 @@ use kram_compaction::formats::{
 };
 use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::newest_first;
-use kram_compaction::node::{Node, BY_TYPE, MESSAGE_ITEM};
+use kram_compaction::node::{Node, BY_TYPE, MESSAGE_ITEM, TEXT_CONTENT};
 use kram_compaction::prune::{self, emergency_cut, PruneOptions, DEFAULT_PLACEHOLDER};
 use kram_compaction::view::Edit;
 use proptest::prelude::*;
@@ -884,9 +884,10 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
     let (mut named, mut message_items) = (0, 0);
     let (mut settled_as_no_results, mut found_by_type, mut one_field_results) = (0, 0, 0);
     let (mut refused_by_type, mut no_user_turn, mut serialised_fields) = (0, 0, 0);
+    let (mut text_contents, mut settled_by_texts) = (0, 0);
     for (index, message) in messages.iter().enumerate() {
-        let code = Node::role_names(&[message], NAMES)[0];
-        let Some(name) = (code & !(MESSAGE_ITEM | BY_TYPE))
+        let code = Node::role_names(&[message], NAMES, true)[0];
+        let Some(name) = (code & !(MESSAGE_ITEM | BY_TYPE | TEXT_CONTENT))
             .checked_sub(1)
             .map(|at| NAMES[at as usize])
         else {
@@ -913,10 +914,14 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
             "{message}"
         );
         message_items += usize::from(message_item);
+        let text_content = code & TEXT_CONTENT != 0;
+        assert_eq!(text_content, message["content"].is_string(), "{message}");
+        text_contents += usize::from(text_content);
         let found = FoundRole {
             name,
             message_item,
             by_type,
+            text_content,
         };
         named += 1;
         let reader = structure_reader(index);
@@ -936,12 +941,21 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
             // message at all) is what the read answers: no results. (An
             // OpenAI Responses item is read whole, and a broken one may
             // fail: left unread, it is not refused; nor a message LangChain
-            // refuses, as above.)
+            // refuses, as above; nor one whose text `content` settles it
+            // where results would be parts of it.)
             if format.no_results_by_name(found) {
+                let settled_by_text = text_content
+                    && !format.no_results_by_name(FoundRole {
+                        text_content: false,
+                        ..found
+                    });
                 let no_results = match &read {
                     Ok(view) => view.as_ref().is_none_or(|v| v.tool_results.is_empty()),
-                    Err(_) => *format == Format::OpenAiResponses || refused_unread,
+                    Err(_) => {
+                        *format == Format::OpenAiResponses || refused_unread || settled_by_text
+                    }
                 };
+                settled_by_texts += usize::from(settled_by_text);
                 assert!(no_results, "{label}: {read:?}");
                 settled_as_no_results += 1;
             }
@@ -979,4 +993,6 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
         "{message_items} of {named}"
     );
     assert!(settled_as_no_results > 100, "{settled_as_no_results}");
+    assert!(text_contents > 50, "{text_contents}");
+    assert!(settled_by_texts > 20, "{settled_by_texts}");
 }

@@ -201,14 +201,16 @@ export function kindOf(value) {
  * `names` its `role` is (the index plus one, and MESSAGE_ITEM added when
  * its `type` is absent, null or "message"), or with no `role` its `type`,
  * or the class a serialised LangChain message names last in its `id`
- * (with BY_TYPE added), into `found`, as the core's `Node::role_names` says: 0 for a
+ * (with BY_TYPE added), and `withContent` TEXT_CONTENT added to either
+ * when its `content` is a string, into `found`, as the core's
+ * `Node::role_names` says: 0 for a
  * message that is no object, or an array, or whose `role` (or `type`) is
  * no string of `names`. A read that throws also answers
  * 0, and is not kept: the core then reads that message itself, and reports
  * what it throws. One call for many messages, where the core's own reads of
  * a role cost about four calls a message.
  */
-export function roleNames(history, start, names, found) {
+export function roleNames(history, start, names, withContent, found) {
   for (let i = 0; i < found.length; i++) {
     let message;
     try {
@@ -217,7 +219,7 @@ export function roleNames(history, start, names, found) {
       found[i] = 0;
       continue;
     }
-    found[i] = roleName(message, names);
+    found[i] = roleName(message, names, withContent);
   }
 }
 
@@ -526,26 +528,36 @@ const BY_TYPE = 0x40;
  */
 const SERIALISED_TYPE = "constructor";
 
-function roleName(message, names) {
+/** What it adds to either for a message whose `content` is a string (TEXT_CONTENT in src/node.rs). */
+const TEXT_CONTENT = 0x20;
+
+function roleName(message, names, withContent) {
   try {
-    if (typeof message !== "object" || message === null || Array.isArray(message)) return 0;
-    const role = message.role;
-    if (role === undefined) {
-      let type = message.type;
-      if (type === SERIALISED_TYPE) {
-        const id = message.id;
-        type = Array.isArray(id) ? id[id.length - 1] : undefined;
-      }
-      const byType = typeof type === "string" ? names.indexOf(type) + 1 : 0;
-      return byType === 0 ? 0 : byType + BY_TYPE;
-    }
-    const found = typeof role === "string" ? names.indexOf(role) + 1 : 0;
-    if (found === 0) return 0;
-    const type = message.type;
-    return type === undefined || type === null || type === MESSAGE_TYPE ? found + MESSAGE_ITEM : found;
+    const code = roleCode(message, names);
+    if (code === 0 || !withContent) return code;
+    return typeof message.content === "string" ? code + TEXT_CONTENT : code;
   } catch {
     return 0;
   }
+}
+
+/** `roleName` without TEXT_CONTENT (role_code in src/node.rs). */
+function roleCode(message, names) {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return 0;
+  const role = message.role;
+  if (role === undefined) {
+    let type = message.type;
+    if (type === SERIALISED_TYPE) {
+      const id = message.id;
+      type = Array.isArray(id) ? id[id.length - 1] : undefined;
+    }
+    const byType = typeof type === "string" ? names.indexOf(type) + 1 : 0;
+    return byType === 0 ? 0 : byType + BY_TYPE;
+  }
+  const found = typeof role === "string" ? names.indexOf(role) + 1 : 0;
+  if (found === 0) return 0;
+  const type = message.type;
+  return type === undefined || type === null || type === MESSAGE_TYPE ? found + MESSAGE_ITEM : found;
 }
 
 /** What the last failed call threw; forgets it. */

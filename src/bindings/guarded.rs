@@ -50,7 +50,13 @@ extern "C" {
     #[wasm_bindgen(js_name = kindOf)]
     fn kind_of(value: &JsValue) -> u8;
     #[wasm_bindgen(js_name = roleNames)]
-    fn guarded_role_names(history: &JsValue, start: u32, names: Vec<JsValue>, out: &mut [u8]);
+    fn guarded_role_names(
+        history: &JsValue,
+        start: u32,
+        names: Vec<JsValue>,
+        with_content: bool,
+        out: &mut [u8],
+    );
     /// `Messages::marker_candidates` of `out.len()` messages of `history`
     /// from `start`, by the rule's tag and name given as data (its fields
     /// are named in guarded.js).
@@ -241,9 +247,15 @@ pub fn construct(constructor: &JsValue, fields: &JsValue) -> Result<JsValue, JsV
 /// added when its `type` is absent, null or `"message"`), or with no role
 /// its `type` or LangChain class (with `BY_TYPE`), or 0. A read that
 /// throws answers 0, and the core reads that message itself.
-pub fn role_names(history: &JsValue, start: u32, count: usize, names: Vec<JsValue>) -> Vec<u8> {
+pub fn role_names(
+    history: &JsValue,
+    start: u32,
+    count: usize,
+    names: Vec<JsValue>,
+    with_content: bool,
+) -> Vec<u8> {
     let mut found = vec![0; count];
-    guarded_role_names(history, start, names, &mut found);
+    guarded_role_names(history, start, names, with_content, &mut found);
     found
 }
 

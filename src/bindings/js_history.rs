@@ -104,9 +104,15 @@ impl Messages for JsHistory<'_> {
 
     /// In one call into JS, which reads the messages from the array itself:
     /// Rust's own reads of a role cost about four calls a message.
-    fn role_names(&self, range: Range<usize>, names: &[&str]) -> Vec<u8> {
+    fn role_names(&self, range: Range<usize>, names: &[&str], with_content: bool) -> Vec<u8> {
         let names = names.iter().map(|name| super::keys::key(name)).collect();
-        guarded::role_names(self.array, range.start as u32, range.len(), names)
+        guarded::role_names(
+            self.array,
+            range.start as u32,
+            range.len(),
+            names,
+            with_content,
+        )
     }
 
     /// In one call into JS, which reads the messages from the array itself

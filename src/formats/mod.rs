@@ -69,6 +69,8 @@ pub struct FoundRole<'a> {
     pub name: &'a str,
     pub message_item: bool,
     pub by_type: bool,
+    /// Whether its `content` is a string (`node::TEXT_CONTENT`).
+    pub text_content: bool,
 }
 
 impl Format {
@@ -244,6 +246,18 @@ impl Format {
     /// results by that alone, as `view_if_results` would answer without
     /// reading anything else of it.
     pub fn no_results_by_name(self, found: FoundRole) -> bool {
+        // Where a role's results are parts of its `content`, text holds
+        // none (the rule reads no parts in it): a `{ role, content }`
+        // history, which OpenAI Chat and both AI SDK formats take, is then
+        // settled in each of them alike.
+        let parts_of_content = |rule: &ResultParts| rule.array == "content";
+        if found.text_content
+            && self
+                .result_parts_by_name(found)
+                .is_some_and(parts_of_content)
+        {
+            return true;
+        }
         // An OpenAI Responses item holds results only when it is a call's
         // output, which `view` reads as a tool message and a found type
         // names (`known_role`).

@@ -56,7 +56,7 @@ use std::ops::Range;
 
 use crate::error::InputError;
 use crate::formats::{read_run, Format, FoundRole, Read, Reading, ALL_FORMATS};
-use crate::node::{BY_TYPE, MESSAGE_ITEM};
+use crate::node::{BY_TYPE, MESSAGE_ITEM, TEXT_CONTENT};
 
 /// The first window of newest messages, in messages.
 const FIRST_WINDOW: usize = 32;
@@ -119,22 +119,25 @@ struct Found {
     at: usize,
     message_item: bool,
     by_type: bool,
+    text_content: bool,
 }
 
 impl Found {
     /// `Node::role_names`'s code of a message, `None` for no role found.
     fn from_code(code: u8) -> Option<Found> {
-        let at = (code & !(MESSAGE_ITEM | BY_TYPE)).checked_sub(1)?;
+        let at = (code & !(MESSAGE_ITEM | BY_TYPE | TEXT_CONTENT)).checked_sub(1)?;
         Some(Found {
             at: usize::from(at),
             message_item: code & MESSAGE_ITEM != 0,
             by_type: code & BY_TYPE != 0,
+            text_content: code & TEXT_CONTENT != 0,
         })
     }
 
     /// Its place in a table of what each role found settles.
     fn slot(self) -> usize {
-        self.at * 3 + usize::from(self.message_item) + 2 * usize::from(self.by_type)
+        let kind = usize::from(self.message_item) + 2 * usize::from(self.by_type);
+        (self.at * 3 + kind) * 2 + usize::from(self.text_content)
     }
 
     fn role(self) -> FoundRole<'static> {
@@ -142,18 +145,23 @@ impl Found {
             name: ROLE_NAMES[self.at],
             message_item: self.message_item,
             by_type: self.by_type,
+            text_content: self.text_content,
         }
     }
 }
 
 /// The messages of `range`, newest first, each with its role when that is
-/// a string of `ROLE_NAMES` (`Messages::role_names`).
+/// a string of `ROLE_NAMES` (`Messages::role_names`), and `with_content`
+/// whether its `content` is text.
 fn role_names_from_the_end<H: Messages + ?Sized>(
     messages: &H,
     range: Range<usize>,
+    with_content: bool,
 ) -> impl Iterator<Item = (usize, Option<Found>)> + '_ {
-    codes_from_the_end(range, |window| messages.role_names(window, ROLE_NAMES))
-        .map(|(index, code)| (index, Found::from_code(code)))
+    codes_from_the_end(range, move |window| {
+        messages.role_names(window, ROLE_NAMES, with_content)
+    })
+    .map(|(index, code)| (index, Found::from_code(code)))
 }
 
 /// The messages of `range`, newest first, each with its code from `codes`,
@@ -188,7 +196,7 @@ fn codes_from_the_end(
 }
 
 /// The table of what each role found settles (`Found::slot`).
-const FOUND_SLOTS: usize = 3 * ROLE_NAMES.len();
+const FOUND_SLOTS: usize = 6 * ROLE_NAMES.len();
 
 /// Whether every format still in the running settles a message by its
 /// role alone (`settles`, such as "no marker can have this role"), so that

@@ -93,7 +93,13 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     // rule reads every older message at once from the tail on; where it
     // says a field, once the walk is decided (`KnownResults`).
     let mut formats = runs.formats();
-    let older: Vec<(usize, Option<Found>)> = role_names_from_the_end(effective, 0..end).collect();
+    // Where several formats take the history, a text `content` settles a
+    // message in those whose results are parts of it as its role settles it
+    // in the others (`Format::no_results_by_name`); one format needs no
+    // such look.
+    let with_content = formats.len() > 1;
+    let older: Vec<(usize, Option<Found>)> =
+        role_names_from_the_end(effective, 0..end, with_content).collect();
     let mut known: Option<KnownResults> = None;
     // Whether the rule has read the older messages, or tried to.
     let mut rule_tried = false;

@@ -31,7 +31,7 @@ const SAFE = [
   [/^const ret = getStringFromWasm0\(arg0, arg1\); return ret; \}/, "makes a JS string from the module's own memory"],
   [/^const ret = field\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's field with an index (guarded_item), which catches what it calls (the test below)"],
   [/^const ret = copyArray\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's copyArray (guarded_copy_array), made by guarded(), which catches what it calls (the test below)"],
-  [/^var v0 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(arg0, arg1 >>> 0, v0, getArrayU8FromWasm0\(arg4, arg5\)\); \}$/, "calls guarded.js's roleNames with the caller's history, an index, and an array and a byte view of the module's own making; it catches what it reads (the test below)"],
+  [/^var v0 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(arg0, arg1 >>> 0, v0, arg4 !== 0, getArrayU8FromWasm0\(arg5, arg6\)\); \}$/, "calls guarded.js's roleNames with the caller's history, an index, and an array and a byte view of the module's own making; it catches what it reads (the test below)"],
   [/^const ret = elementsAt\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, getArrayU8FromWasm0\(arg4, arg5\)\); return ret; \}$/, "calls guarded.js's elementsAt with the caller's history, views of the module's own memory and the bindings' own array of copies; it catches what it reads (the test below)"],
   [/^stringFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, arg5, getArrayU8FromWasm0\(arg6, arg7\), arg8, arg9\); \}$/, "calls guarded.js's stringFields with the caller's history and placeholder, views of the module's own memory, a string and an array of the bindings' making; it catches what it reads (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, and arrays and objects of the bindings' making; it catches what it reads (the test below)"],
@@ -119,7 +119,7 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       // answers 0, and each message through roleName.
       assert.match(
         body,
-        /^  for \(let i = 0; i < found\.length; i\+\+\) \{\n    let message;\n    try \{\n      message = history\[start \+ i\];\n    \} catch \{\n      found\[i\] = 0;\n      continue;\n    \}\n    found\[i\] = roleName\(message, names\);\n  \}$/,
+        /^  for \(let i = 0; i < found\.length; i\+\+\) \{\n    let message;\n    try \{\n      message = history\[start \+ i\];\n    \} catch \{\n      found\[i\] = 0;\n      continue;\n    \}\n    found\[i\] = roleName\(message, names, withContent\);\n  \}$/,
         name,
       );
       continue;
@@ -171,13 +171,13 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       assert.equal(body.match(/try \{/g).length, 1, name);
       continue;
     }
-    if (["copyClearing", "isPlain", "partToClear", "keyedToClear", "stateToClear", "isObject", "mayBeMarker", "firstTextTagged"].includes(name)) {
+    if (["copyClearing", "isPlain", "partToClear", "keyedToClear", "stateToClear", "isObject", "mayBeMarker", "firstTextTagged", "roleCode"].includes(name)) {
       // Helpers called only inside the one try of stringFields,
-      // resultParts and markerCandidates (or by helpers called there),
-      // which catches what they call.
+      // resultParts, markerCandidates and roleName (or by helpers called
+      // there), which catches what they call.
       const callers = functions.filter(([, , , other]) => other.includes(`${name}(`)).map(([, caller]) => caller);
       assert.ok(callers.length > 0, name);
-      const insideTheTry = ["stringFields", "resultParts", "markerCandidates", "mayBeMarker", "partToClear", "keyedToClear", "stateToClear"];
+      const insideTheTry = ["stringFields", "resultParts", "markerCandidates", "roleName", "mayBeMarker", "partToClear", "keyedToClear", "stateToClear"];
       assert.deepEqual(callers.filter((caller) => !insideTheTry.includes(caller)), [], name);
       continue;
     }
@@ -232,6 +232,7 @@ test("roleName in guarded.js marks and finds roles by the core's own constants",
   const constants = [
     ["node.rs", "MESSAGE_ITEM"],
     ["node.rs", "BY_TYPE"],
+    ["node.rs", "TEXT_CONTENT"],
     ["formats/openai_responses.rs", "MESSAGE_TYPE"],
     ["formats/langchain.rs", "SERIALISED_TYPE"],
   ];
@@ -240,6 +241,7 @@ test("roleName in guarded.js marks and finds roles by the core's own constants",
     const js = glue.match(new RegExp(`^const ${name} = ([^;]+);$`, "m"));
     assert.ok(rust && js, name);
     assert.equal(js[1], rust[1], name);
-    assert.match(glue.match(/^function roleName\(message, names\) \{\n([\s\S]*?)\n\}$/m)[1], new RegExp(`\\b${name}\\b`), name);
+    const bodies = ["roleName", "roleCode"].map((fn) => glue.match(new RegExp(`^function ${fn}\\(message, names(, withContent)?\\) \\{\\n([\\s\\S]*?)\\n\\}$`, "m"))[2]).join("\n");
+    assert.match(bodies, new RegExp(`\\b${name}\\b`), name);
   }
 });

@@ -335,3 +335,21 @@ test("emergencyPrune: every real session repeated into a long one is cut newest 
     assert.ok(reach <= 4 * cut.length + 256, `${session.name}: read back ${reach} messages to keep ${cut.length}`);
   }
 });
+
+test("pruneForModel: a history of text messages alone (SWE-agent 0.x) repeated into a long one is read for its roles alone", () => {
+  // Its `{ role, content }` messages fit OpenAI Chat, Ollama, OpenAI
+  // Responses and both AI SDK formats at once. An older assistant message
+  // holds no results in OpenAI Chat by its role, and none in the AI SDK by
+  // its text `content` (results there are parts of it): the roles' look
+  // finds both (TEXT_CONTENT), so no older message is read further. When
+  // only the role counted, the formats' reads differed and every message
+  // was read whole (33 field reads each).
+  const session = sessions.find((s) => s.name === "swe-agent-pydicom-1458");
+  const long = Array.from({ length: 40 }, () => session.messages).flat();
+  const reads = long.map(() => 0);
+  const watched = long.map((message, i) => new Proxy(message, { get: (target, key) => (reads[i]++, Reflect.get(target, key)) }));
+  const pruned = pruneForModel(watched);
+  const older = reads.slice(0, long.length - 64);
+  assert.ok(Math.max(...older) <= 3, `an older message was read ${Math.max(...older)} times`);
+  assert.deepEqual(pruned, new HistoryMemo().pruneForModel(long));
+});
