@@ -158,6 +158,8 @@ pub const BY_TYPE: u8 = 0x40;
 /// `content` is a string: where a format keeps results as parts of
 /// `content`, it holds none (`Format::no_results_by_name`).
 pub const TEXT_CONTENT: u8 = 0x20;
+/// The field `TEXT_CONTENT` looks at.
+pub const TEXT_CONTENT_FIELD: &str = "content";
 
 /// `Node::role_names`, reading each message's role through the trait.
 pub fn role_names_one_by_one<N: Node>(
@@ -178,7 +180,7 @@ fn role_name<N: Node>(message: &N, names: &[&str], with_content: bool) -> u8 {
     if code == 0 || !with_content {
         return code;
     }
-    match message.field("content") {
+    match message.field(TEXT_CONTENT_FIELD) {
         Ok(content) if content.as_ref().is_some_and(|c| c.kind() == Kind::String) => {
             code + TEXT_CONTENT
         }

@@ -333,7 +333,7 @@ export function stringFields(history, indexes, outer, key, placeholder, states, 
       states[i] = 1;
       if (!Array.isArray(copies) || !isPlain(message)) continue;
       if (outer === "") copies[indexes[i]] = { ...message, [key]: replacement };
-      else if (Reflect.getPrototypeOf(holder) === Object.prototype) copies[indexes[i]] = { ...message, [outer]: { ...holder, [key]: replacement } };
+      else if (isPlainObject(holder)) copies[indexes[i]] = { ...message, [outer]: { ...holder, [key]: replacement } };
     } catch {
       // 0: the core reads this message itself; or 1 with no copy.
     }
@@ -489,7 +489,6 @@ function isObject(value) {
  * plain object (Rust copies that message).
  */
 function copyClearing(message, array, read, toClear, reportErrors, rule, cleared, clearedError) {
-  const isPlainObject = (value) => Reflect.getPrototypeOf(value) === Object.prototype;
   for (let p = 0; p < read.length; p++) {
     if ((toClear & (1 << p)) === 0) continue;
     const part = read[p];
@@ -507,9 +506,14 @@ function copyClearing(message, array, read, toClear, reportErrors, rule, cleared
   return { ...message, [array]: read };
 }
 
+/** Whether an object's prototype is `Object.prototype`: a spread copies it whole. */
+function isPlainObject(value) {
+  return Reflect.getPrototypeOf(value) === Object.prototype;
+}
+
 /** Whether `stringFields` and `resultParts` may copy `message` by spreading it. */
 function isPlain(message) {
-  return Reflect.getPrototypeOf(message) === Object.prototype && !Object.hasOwn(message, "lc_kwargs");
+  return isPlainObject(message) && !Object.hasOwn(message, "lc_kwargs");
 }
 
 /**

@@ -250,7 +250,7 @@ impl Format {
         // none (the rule reads no parts in it): a `{ role, content }`
         // history, which OpenAI Chat and both AI SDK formats take, is then
         // settled in each of them alike.
-        let parts_of_content = |rule: &ResultParts| rule.array == "content";
+        let parts_of_content = |rule: &ResultParts| rule.array == crate::node::TEXT_CONTENT_FIELD;
         if found.text_content
             && self
                 .result_parts_by_name(found)

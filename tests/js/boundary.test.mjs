@@ -171,13 +171,13 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       assert.equal(body.match(/try \{/g).length, 1, name);
       continue;
     }
-    if (["copyClearing", "isPlain", "partToClear", "keyedToClear", "stateToClear", "isObject", "mayBeMarker", "firstTextTagged", "roleCode"].includes(name)) {
+    if (["copyClearing", "isPlain", "isPlainObject", "partToClear", "keyedToClear", "stateToClear", "isObject", "mayBeMarker", "firstTextTagged", "roleCode"].includes(name)) {
       // Helpers called only inside the one try of stringFields,
       // resultParts, markerCandidates and roleName (or by helpers called
       // there), which catches what they call.
       const callers = functions.filter(([, , , other]) => other.includes(`${name}(`)).map(([, caller]) => caller);
       assert.ok(callers.length > 0, name);
-      const insideTheTry = ["stringFields", "resultParts", "markerCandidates", "roleName", "mayBeMarker", "partToClear", "keyedToClear", "stateToClear"];
+      const insideTheTry = ["stringFields", "resultParts", "markerCandidates", "roleName", "mayBeMarker", "partToClear", "keyedToClear", "stateToClear", "copyClearing", "isPlain"];
       assert.deepEqual(callers.filter((caller) => !insideTheTry.includes(caller)), [], name);
       continue;
     }
@@ -244,4 +244,8 @@ test("roleName in guarded.js marks and finds roles by the core's own constants",
     const bodies = ["roleName", "roleCode"].map((fn) => glue.match(new RegExp(`^function ${fn}\\(message, names(, withContent)?\\) \\{\\n([\\s\\S]*?)\\n\\}$`, "m"))[2]).join("\n");
     assert.match(bodies, new RegExp(`\\b${name}\\b`), name);
   }
+  // And the field TEXT_CONTENT looks at is the core's.
+  const roleNameBody = glue.match(/^function roleName\(message, names, withContent\) \{\n([\s\S]*?)\n\}$/m)[1];
+  const field = source("node.rs").match(/^pub const TEXT_CONTENT_FIELD: &str = "(\w+)";$/m)[1];
+  assert.match(roleNameBody, new RegExp(`typeof message\\.${field} === "string"`), "TEXT_CONTENT_FIELD");
 });
