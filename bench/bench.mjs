@@ -110,6 +110,24 @@ async function time(work, runs) {
 }
 
 /**
+ * The turns of an agent loop: one manager prepares `histories[0]`, then each
+ * longer history in turn (its messages the one before's, then one more
+ * turn), as a loop calls it once a turn; each of those calls is a sample.
+ * No collection is forced between turns, as none is in a loop.
+ */
+async function timeLoop(options, histories) {
+  const manager = new kram.ContextManager(options);
+  await manager.prepare(histories[0]);
+  const samples = [];
+  for (const history of histories.slice(1)) {
+    const start = process.hrtime.bigint();
+    await manager.prepare(history);
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs: samples.length };
+}
+
+/**
  * The time of `work(state)` on a state that `setup()` made, untimed: one
  * more turn read by a memo or a ContextManager that has seen the rest.
  */
@@ -206,6 +224,16 @@ for (const size of SIZES) {
     return manager;
   };
   await after("ContextManager.prepare, one more turn", managerThatSaw(roomy), (manager) => manager.prepare(history.chat));
+  // The same turn as an agent loop meets it: one manager, the history one
+  // turn longer at each call, the turns' histories made before any is timed.
+  const loopTurns = Math.min(50, size / 20);
+  const histories = Array.from({ length: loopTurns + 1 }, (_, turn) =>
+    history.chat.slice(0, history.chat.length - 4 * (loopTurns - turn)),
+  );
+  await collect();
+  const loopRow = "ContextManager.prepare, an agent loop's turn";
+  row.times[loopRow] = await timeLoop(roomy, histories);
+  process.stderr.write(`bench: ${size} ${loopRow} ${row.times[loopRow].median.toFixed(2)} ms\n`);
   // The same turn over the budget, where pruning is enough: the tier a long
   // session sits at, reading its history, its pruned copy and its estimate.
   const prunedBudget = { maxTokens: Math.ceil(1.5 * kram.estimateTokens(kram.pruneForModel(history.chat))) };
@@ -374,6 +402,7 @@ const pairs = [
   ["emergencyPrune at 60,000"],
   ["ContextManager.prepare, first", "estimateTokens"],
   ["ContextManager.prepare, one more turn", "ContextManager.prepare, first"],
+  ["ContextManager.prepare, an agent loop's turn", "ContextManager.prepare, one more turn"],
   ["ContextManager.prepare, one more turn, pruned tier", "ContextManager.prepare, one more turn"],
   ["HistoryMemo estimateTokens, one more turn", "estimateTokens"],
 ];
