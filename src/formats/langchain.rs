@@ -13,8 +13,8 @@ use crate::content::{Block, Content};
 use crate::error::InputError;
 use crate::estimate::{self, MESSAGE_OVERHEAD};
 use crate::formats::shared::{
-    has, is_marker, part_at, part_count, string_field, subfield, tag_candidate, tagged, text_block,
-    tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
+    element, has, is_marker, part_at, part_count, string_field, subfield, tag_candidate, tagged,
+    text_block, tool_call_block, type_name, untagged, ATTACHMENT_MILLI,
 };
 use crate::formats::{Facts, MessageReader, ResultField, RoleRule};
 use crate::node::{Kind, Node};
@@ -325,7 +325,7 @@ fn parts_milli<N: Node>(
 ) -> Result<u64, InputError> {
     let mut milli = 0;
     for i in 0..parts.array_len().unwrap_or(0) {
-        let field = format!("{}[{i}]", body.field("content"));
+        let field = element(&body.field("content"), i);
         let part = reader.item(parts, &field, i)?;
         if part.kind() == Kind::String {
             milli += reader.text_milli(&part);

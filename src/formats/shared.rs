@@ -337,10 +337,38 @@ fn kind_words(kind: Kind) -> &'static str {
 /// the top of a message.
 pub fn subfield(field: &str, key: &str) -> String {
     if field.is_empty() {
-        key.to_string()
-    } else {
-        format!("{field}.{key}")
+        return key.to_string();
     }
+    // Written out rather than formatted, as is `element`: every read of a
+    // nested field makes one, error or not.
+    let mut path = String::with_capacity(field.len() + 1 + key.len());
+    path.push_str(field);
+    path.push('.');
+    path.push_str(key);
+    path
+}
+
+/// `field[index]`, the name of an array's element.
+pub fn element(field: &str, index: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = index;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut path = String::with_capacity(field.len() + 2 + digits.len() - start);
+    path.push_str(field);
+    path.push('[');
+    for &digit in &digits[start..] {
+        path.push(char::from(digit));
+    }
+    path.push(']');
+    path
 }
 
 /// A required string field, counted as text.
@@ -389,7 +417,7 @@ pub fn part_at<N: Node>(
     what: &str,
     i: usize,
 ) -> Result<(String, N), InputError> {
-    let part_field = format!("{field}[{i}]");
+    let part_field = element(field, i);
     let part = reader.item(array, &part_field, i)?;
     if part.kind() != Kind::Object {
         return Err(reader.type_error(&part_field, what, part.kind()));
@@ -506,6 +534,19 @@ mod tests {
         let name = COMPACTION_MARKER_NAME;
         assert_eq!(MARKER_OPEN, format!("<{name}>"));
         assert_eq!(MARKER_CLOSE, format!("</{name}>"));
+    }
+
+    #[test]
+    fn field_names_are_written_as_format_writes_them() {
+        for index in [0, 7, 10, 99, 1_000, 4_294_967_295, usize::MAX] {
+            assert_eq!(element("content", index), format!("content[{index}]"));
+            assert_eq!(element("", index), format!("[{index}]"));
+        }
+        assert_eq!(
+            subfield("parts[2]", "functionResponse"),
+            "parts[2].functionResponse"
+        );
+        assert_eq!(subfield("", "content"), "content");
     }
 
     #[test]
