@@ -93,6 +93,12 @@ pub trait Node: Sized {
             .map(|text| (crate::estimate::text_milli_tokens(&text), text == same_as))
     }
 
+    /// The estimate of this value as free-form JSON, in thousandths of a
+    /// token (`estimate::json`). A JS value is walked in JS, in one call.
+    fn json_milli(&self) -> u64 {
+        crate::estimate::json::walked_json_milli(self)
+    }
+
     /// Whether this is a string of exactly `text`. A JS string is compared
     /// where it is, not copied into Rust first.
     fn text_is(&self, text: &str) -> bool {

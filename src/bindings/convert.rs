@@ -51,6 +51,16 @@ impl Node for JsNode {
         super::strings::estimate_string(&self.0, same_as)
     }
 
+    fn json_milli(&self) -> u64 {
+        // Room for a tool call's input: most tapes are written in one call.
+        let mut tape = Vec::with_capacity(1 << 10);
+        guarded::json_tape(&self.0, &mut tape);
+        crate::estimate::json::tape_milli(&tape, |index| {
+            let text = guarded::tape_side_text(index);
+            super::strings::estimate_string(&text, "").map_or(0, |(milli, _)| milli)
+        })
+    }
+
     fn text_is(&self, text: &str) -> bool {
         // A short text is a JS string already (the field names' cache), and
         // `===` reads neither into Rust: it is false for anything but a

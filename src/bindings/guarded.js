@@ -564,6 +564,193 @@ function roleCode(message, names) {
   return type === undefined || type === null || type === MESSAGE_TYPE ? found + MESSAGE_ITEM : found;
 }
 
+/** The tape's tags (TAPE_* in src/estimate/json.rs). */
+const TAPE_TEXT = 1;
+const TAPE_KEY = 2;
+const TAPE_CONTAINER = 3;
+const TAPE_ELEMENT = 4;
+const TAPE_LITERAL = 5;
+const TAPE_SIDE_TEXT = 6;
+const TAPE_SIDE_KEY = 7;
+/**
+ * The most bytes of text a tape holds: a text that would pass it is left
+ * where it is, as a side text the core estimates on its own, so that a
+ * value holding one long string many times is not copied as many times.
+ */
+const LONGEST_TAPE = 1 << 24;
+const tapeEncoder = new TextEncoder();
+/** The tape being written, reused from call to call. */
+let tape = new Uint8Array(1 << 12);
+let tapeLength = 0;
+/** The bytes of text in the tape (its tags and lengths aside). */
+let textBytes = 0;
+let nodesLeft = 0;
+let deepest = 0;
+/** The side texts of the tape written last, each let go of once the core has it. */
+const sideTexts = [];
+
+/**
+ * The tape of a free-form JSON value for the core's estimate of it, as the
+ * core's `estimate::json::write_tape` writes it for a node, walked here in
+ * one call where the core's walk crosses into JS for every value: depth
+ * first, keys in `Object.keys` order, no deeper than `maxDepth` and no more
+ * than `maxNodes` values; an element whose read throws left out, and the
+ * value of a member whose read throws or that is undefined. Written at `at`
+ * in the module's memory when `capacity` bytes hold it, answering its
+ * length; else -1 - its length, and `takeTape` copies it once the core has
+ * made room. Every read of the caller's value is caught where it is made,
+ * so the catch here meets nothing (it answers NaN, an empty tape).
+ */
+export function jsonTape(value, maxDepth, maxNodes, at, capacity) {
+  try {
+    tapeLength = 0;
+    textBytes = 0;
+    sideTexts.length = 0;
+    nodesLeft = maxNodes;
+    deepest = maxDepth;
+    writeValue(value, 0);
+    if (tapeLength > capacity) return -1 - tapeLength;
+    takeTape(at);
+    return tapeLength;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Copies the tape `jsonTape` wrote last to `at` in the module's memory. */
+export function takeTape(at) {
+  new Uint8Array(memory.buffer, at, tapeLength).set(tape.subarray(0, tapeLength));
+  // A tape this large is not kept for the next.
+  if (tape.length > 1 << 20) tape = new Uint8Array(1 << 12);
+}
+
+/** The side text at `index` of the tape written last; let go of here. */
+export function tapeSideText(index) {
+  const text = sideTexts[index];
+  sideTexts[index] = undefined;
+  return text;
+}
+
+/** `write_value` in src/estimate/json.rs, over a JS value. */
+function writeValue(value, depth) {
+  if (nodesLeft === 0 || depth > deepest) return;
+  nodesLeft--;
+  switch (kindOf(value)) {
+    case 1:
+    case 2:
+      writeTag(TAPE_LITERAL);
+      return;
+    case 3:
+      writeText(TAPE_TEXT, String(value));
+      return;
+    case 4:
+      writeText(TAPE_TEXT, value);
+      return;
+    case 5:
+      writeArray(value, depth);
+      return;
+    case 6:
+      writeObject(value, depth);
+  }
+}
+
+function writeArray(array, depth) {
+  let length;
+  try {
+    length = Reflect.get(array, "length");
+  } catch {
+    return; // An array whose length cannot be read is of no kind the core knows.
+  }
+  // The rule of an array's length (whole_length in src/bindings/guarded.rs).
+  if (typeof length !== "number" || !(length >= 0 && Number.isInteger(length) && length <= 0xffffffff)) return;
+  writeTag(TAPE_CONTAINER);
+  for (let i = 0; i < length && nodesLeft > 0; i++) {
+    let item;
+    try {
+      item = array[i];
+    } catch {
+      continue;
+    }
+    writeTag(TAPE_ELEMENT);
+    writeValue(item, depth + 1);
+  }
+}
+
+function writeObject(object, depth) {
+  writeTag(TAPE_CONTAINER);
+  let keys;
+  try {
+    keys = Object.keys(object);
+  } catch {
+    return;
+  }
+  for (let i = 0; i < keys.length && nodesLeft > 0; i++) {
+    writeText(TAPE_KEY, keys[i]);
+    let child;
+    try {
+      child = object[keys[i]];
+    } catch {
+      continue;
+    }
+    if (child !== undefined) writeValue(child, depth + 1);
+  }
+}
+
+function writeTag(tag) {
+  roomForTape(1);
+  tape[tapeLength++] = tag;
+}
+
+/**
+ * A tag, then the UTF-8 length of `text` (4 bytes, little-endian) and its
+ * UTF-8; or, for a text that would take the tape's text past LONGEST_TAPE,
+ * the tag's side tag and the text's index in `sideTexts`.
+ */
+function writeText(tag, text) {
+  if (textBytes + 3 * text.length > LONGEST_TAPE) {
+    writeNumber(tag === TAPE_TEXT ? TAPE_SIDE_TEXT : TAPE_SIDE_KEY, sideTexts.push(text) - 1);
+    return;
+  }
+  roomForTape(5 + 3 * text.length);
+  const start = tapeLength + 5;
+  let written = 0;
+  // Keys, numbers and short strings: a loop over ASCII is faster than
+  // encodeInto, whose result object is garbage on every call.
+  if (text.length <= 32) {
+    for (; written < text.length; written++) {
+      const code = text.charCodeAt(written);
+      if (code > 0x7f) break;
+      tape[start + written] = code;
+    }
+  }
+  if (written < text.length) written = tapeEncoder.encodeInto(text, tape.subarray(start)).written;
+  writeNumber(tag, written);
+  tapeLength += written;
+  textBytes += written;
+}
+
+/** A tag and a number (4 bytes, little-endian). */
+function writeNumber(tag, number) {
+  roomForTape(5);
+  tape[tapeLength] = tag;
+  tape[tapeLength + 1] = number & 0xff;
+  tape[tapeLength + 2] = (number >>> 8) & 0xff;
+  tape[tapeLength + 3] = (number >>> 16) & 0xff;
+  tape[tapeLength + 4] = number >>> 24;
+  tapeLength += 5;
+}
+
+/** Grows the tape to hold `bytes` more. */
+function roomForTape(bytes) {
+  const needed = tapeLength + bytes;
+  if (needed <= tape.length) return;
+  let size = tape.length * 2;
+  while (size < needed) size *= 2;
+  const grown = new Uint8Array(size);
+  grown.set(tape.subarray(0, tapeLength));
+  tape = grown;
+}
+
 /** What the last failed call threw; forgets it. */
 export function takeThrown() {
   const result = thrown;

@@ -109,8 +109,53 @@ extern "C" {
     /// absent, as the core's `has` counts it.
     #[wasm_bindgen(js_name = firstField)]
     pub fn first_field(target: &JsValue, keys: &JsValue) -> i32;
+    /// The tape of a JSON value, walked in JS (see `json_tape`), written at
+    /// `at` when `capacity` bytes hold it: its length, or -1 - its length
+    /// when they do not (`takeTape` then copies it).
+    #[wasm_bindgen(js_name = jsonTape)]
+    fn guarded_json_tape(
+        value: &JsValue,
+        max_depth: u32,
+        max_nodes: u32,
+        at: u32,
+        capacity: u32,
+    ) -> f64;
+    /// Copies the tape `jsonTape` wrote last to `at`.
+    #[wasm_bindgen(js_name = takeTape)]
+    fn guarded_take_tape(at: u32);
+    /// The side text at `index` of the tape `jsonTape` wrote last, given
+    /// once (JS lets go of it then).
+    #[wasm_bindgen(js_name = tapeSideText)]
+    pub fn tape_side_text(index: u32) -> JsValue;
     #[wasm_bindgen(js_name = takeThrown)]
     fn take_thrown() -> JsValue;
+}
+
+/// Writes the tape of a free-form JSON value (`estimate::json`) into
+/// `tape`, walked in JS in one call. (JS catches whatever its walk calls;
+/// should it fail all the same, NaN leaves the tape empty.)
+pub fn json_tape(value: &JsValue, tape: &mut Vec<u8>) {
+    use crate::node::{MAX_JSON_DEPTH, MAX_JSON_NODES};
+    let (depth, nodes) = (MAX_JSON_DEPTH as u32, MAX_JSON_NODES as u32);
+    let answer = guarded_json_tape(
+        value,
+        depth,
+        nodes,
+        tape.as_mut_ptr() as u32,
+        tape.capacity() as u32,
+    );
+    let length = if answer >= 0.0 {
+        answer as usize
+    } else if answer < 0.0 {
+        let length = (-1.0 - answer) as usize;
+        tape.reserve(length);
+        guarded_take_tape(tape.as_mut_ptr() as u32);
+        length
+    } else {
+        0
+    };
+    // SAFETY: JS wrote `length` bytes there, within the capacity.
+    unsafe { tape.set_len(length) };
 }
 
 /// Two bytes `guarded.js` writes, so that what Rust asks after a call costs

@@ -36,6 +36,9 @@ const SAFE = [
   [/^stringFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, arg5, getArrayU8FromWasm0\(arg6, arg7\), arg8, arg9\); \}$/, "calls guarded.js's stringFields with the caller's history and placeholder, views of the module's own memory, a string and an array of the bindings' making; it catches what it reads (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, and arrays and objects of the bindings' making; it catches what it reads (the test below)"],
   [/^markerCandidates\d?\(arg0, arg1 >>> 0, getStringFromWasm0\(arg2, arg3\), getStringFromWasm0\(arg4, arg5\), getArrayU8FromWasm0\(arg6, arg7\)\); \}$/, "calls guarded.js's markerCandidates with the caller's history, an index, strings of the module's own and a byte view of its memory; it catches what it reads (the test below)"],
+  [/^const ret = jsonTape\d?\(arg0, arg1 >>> 0, arg2 >>> 0, arg3 >>> 0, arg4 >>> 0\); return ret; \}$/, "calls guarded.js's jsonTape with a caller's JSON value and numbers; it catches what it reads (the test below)"],
+  [/^takeTape\d?\(arg0 >>> 0\); \}$/, "guarded.js's takeTape copies its own tape into the module's memory; it reads no caller value"],
+  [/^const ret = tapeSideText\d?\(arg0 >>> 0\); return ret; \}$/, "guarded.js's tapeSideText answers a string it kept from its own array; it reads no caller value"],
   [/^writeFlagsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeFlagsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
   [/^const ret = kram_encode_into\d?\(arg0, arg1, arg2 >>> 0, arg3 >>> 0\); return ret; \}/, "calls src/bindings/strings.rs's kram_encode_into, which catches what it calls (answering NaN)"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
@@ -169,6 +172,28 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       // catch leaves its answer as it was: the core reads it itself.
       assert.match(body, /^  const \[[\w, .]+\] = names;\n  const rule = \{[\w, ]+\};\n  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
       assert.equal(body.match(/try \{/g).length, 1, name);
+      continue;
+    }
+    if (name === "jsonTape") {
+      // The walk in one try, whose catch answers NaN (an empty tape).
+      assert.match(body, /^  try \{\n[\s\S]*\n    writeValue\(value, 0\);\n[\s\S]*\n  \} catch \{\n    return NaN;\n  \}$/, name);
+      assert.equal(body.match(/try \{/g).length, 1, name);
+      continue;
+    }
+    if (["takeTape", "tapeSideText", "writeTag", "writeNumber", "roomForTape"].includes(name)) {
+      // The tape's own: no caller value read (only the tape, its side
+      // texts and the module's memory).
+      assert.doesNotMatch(body, /\b(value|object|array|item|child)\b/, name);
+      continue;
+    }
+    if (["writeValue", "writeArray", "writeObject", "writeText"].includes(name)) {
+      // The walk: called only from jsonTape's try (or from the walk), and
+      // each read of the caller's value (an element, a field, the keys, an
+      // array's length) in a try of its own that leaves it out.
+      const callers = functions.filter(([, , , other]) => other.includes(`${name}(`)).map(([, caller]) => caller);
+      assert.deepEqual(callers.filter((caller) => !["jsonTape", "writeValue", "writeArray", "writeObject"].includes(caller)), [], name);
+      const reads = body.match(/= (array\[i\]|object\[keys\[i\]\]|Object\.keys\(object\)|Reflect\.get\(array, "length"\));/g) ?? [];
+      assert.equal(reads.length, (body.match(/try \{/g) ?? []).length, name);
       continue;
     }
     if (["copyClearing", "isPlain", "isPlainObject", "partToClear", "keyedToClear", "stateToClear", "isObject", "mayBeMarker", "firstTextTagged", "roleCode"].includes(name)) {

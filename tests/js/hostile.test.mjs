@@ -385,6 +385,30 @@ test("cyclic objects in fields nobody reads are kept as they are", () => {
   assert.equal(pruned[3].self, history[3], "a shallow copy shares the field");
 });
 
+test("a tool input's hostile values are counted as the JSON rule says, by the walk in JS as by the core's", () => {
+  // The estimate of a free-form JSON value is walked in JS in one call
+  // (jsonTape in src/bindings/guarded.js); each hostile value is counted as
+  // a plain value that the rule counts the same.
+  const tokens = (input) =>
+    kram.estimateTokens([{ role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "tool", input }] }]);
+  const throwing = { get path() { throw new Error("no path"); }, line: 7 };
+  assert.equal(tokens(throwing), tokens({ path: undefined, line: 7 }), "a field that throws: its key alone");
+  const holey = [1, 2, 3];
+  Object.defineProperty(holey, 1, { get() { throw new Error("no element"); } });
+  assert.equal(tokens(holey), tokens([1, 3]), "an element that throws: left out");
+  const noKeys = new Proxy({ a: "text" }, { ownKeys() { throw new Error("no keys"); } });
+  assert.equal(tokens(noKeys), tokens({}), "keys that cannot be read: none");
+  const noLength = new Proxy([1, 2], { get: (target, key) => (key === "length" ? Infinity : target[key]) });
+  assert.equal(tokens({ list: noLength }), tokens({ list: () => {} }), "an array whose length is no length: no value");
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  assert.equal(tokens({ gone: revoked.proxy }), tokens({ gone: Symbol("x") }), "a revoked Proxy: no value");
+  const cycle = { name: "loop" };
+  cycle.self = cycle;
+  assert.ok(tokens(cycle) > tokens({ name: "loop" }), "a cycle is walked to the walk's bounds, then cut off");
+  assert.equal(tokens(cycle), tokens(cycle), "and cut off at the same place every time");
+});
+
 test("lone UTF-16 surrogates: counted, and a placeholder comes back exactly as given", () => {
   const lone = "\uD800 half \uDFFF";
   const history = [{ role: "user", content: lone }];

@@ -28,7 +28,42 @@ function histories() {
     out.push({ name: `generated ${seed}, OpenAI Chat, a marker 50 from the end`, messages: marked });
   }
   out.push({ name: "texts of every ASCII byte, repeated", messages: asciiTexts() });
+  out.push({ name: "JSON tool inputs and outputs: random, deep, wide and long", messages: jsonPayloads() });
   return out;
+}
+
+/**
+ * AI SDK tool calls and results whose inputs and outputs are free-form JSON
+ * values, which the module walks in JS (`jsonTape` in
+ * src/bindings/guarded.js) and the native build in Rust: random values of
+ * every kind (numbers that JSON carries exactly), values nested past the
+ * walk's depth, an array of more values than it visits, and one long string
+ * held many times, past what a tape copies.
+ */
+function jsonPayloads() {
+  const random = rng(11);
+  const texts = ["src/lib.rs", "π ≈ 3.14", "東京", "line\nbreak", "", "a".repeat(40), "\u001b[31mred\u001b[0m"];
+  const value = (depth) => {
+    const pick = random();
+    if (depth > 4 || pick < 0.3) return texts[Math.floor(random() * texts.length)];
+    if (pick < 0.45) return [0, -1, 42, 1.5, -0.25, 1e21, 123456789][Math.floor(random() * 7)];
+    if (pick < 0.55) return [true, false, null][Math.floor(random() * 3)];
+    if (pick < 0.75) return Array.from({ length: Math.floor(random() * 5) }, () => value(depth + 1));
+    return Object.fromEntries(Array.from({ length: Math.floor(random() * 5) }, (_, i) => [`key${i}_${texts[i % texts.length]}`, value(depth + 1)]));
+  };
+  let deep = "bottom";
+  for (let i = 0; i < 40; i++) deep = i % 2 ? [deep, i] : { level: i, inner: deep };
+  const wide = Array.from({ length: 150_000 }, (_, i) => (i % 3 ? i : `item ${i}`));
+  const long = "word ".repeat(400_000); // 2 MB, held ten times: 20 MB
+  const payloads = [...Array.from({ length: 200 }, () => value(0)), deep, wide, { long: Array(10).fill(long), [long.slice(0, 100)]: 1 }];
+  const messages = [{ role: "user", content: "Run the tools." }];
+  payloads.forEach((payload, i) => {
+    const id = `call_${i}`;
+    messages.push({ role: "assistant", content: [{ type: "tool-call", toolCallId: id, toolName: "tool", input: payload }] });
+    messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: id, toolName: "tool", output: { type: "json", value: payload } }] });
+  });
+  messages.push({ role: "assistant", content: "Done." });
+  return messages;
 }
 
 /**
