@@ -110,6 +110,30 @@ async function time(work, runs) {
 }
 
 /**
+ * The times of several works measured in rounds, each round timing every
+ * work once (after a collection each), so that the machine's slower and
+ * faster spells fall on them all alike and the ratios between them hold:
+ * a row's byte-touch limit and its functions were measured one after
+ * another before, and a spell that fell on one moved their ratio by 1.5×
+ * to 2× from run to run.
+ */
+async function timeInRounds(works, runs) {
+  const samples = Object.fromEntries(Object.keys(works).map((name) => [name, []]));
+  for (const work of Object.values(works)) await work(); // warm-up
+  for (let round = 0; round < runs; round++) {
+    for (const [name, work] of Object.entries(works)) {
+      await collect();
+      const start = process.hrtime.bigint();
+      await work();
+      samples[name].push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(samples).map(([name, xs]) => [name, { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs }]),
+  );
+}
+
+/**
  * The turns of an agent loop: one manager prepares `histories[0]`, then each
  * longer history in turn (its messages the one before's, then one more
  * turn), as a loop calls it once a turn; each of those calls is a sample.
@@ -174,45 +198,56 @@ for (const size of SIZES) {
     process.stderr.write(`bench: ${size} ${name} ${row.times[name].median.toFixed(2)} ms\n`);
   };
 
-  await measure("byte-touch", () => byteTouch(history.chat));
-  await measure("estimateTokens", () => kram.estimateTokens(history.chat));
-  // The floor of any reading: the same text as one string in one message,
+  // The text as one string, in one message: the floor of any reading,
   // taken in with one copy and estimated with no walk of any message.
   const oneText = [{ role: "user", content: texts.join("\n") }];
-  await measure("estimateTokens, the text as one string", () => kram.estimateTokens(oneText));
-  // That string copied into memory alone, with one encodeInto, as the module
-  // takes it in: the floor less this is the estimate's own arithmetic, which
-  // any reading adds to the byte-touch limit.
   reserve(bytes + stringCount);
-  await measure("the text as one string, copied alone", () => copyOnce(oneText[0].content));
   // The same messages as a chat UI keeps them, text only: each fits six
   // formats, so detection checks it against every one of them.
   const plainText = history.chat.map((m) => ({ role: m.role === "tool" ? "user" : m.role, content: m.content ?? "" }));
-  await measure("byte-touch, plain text messages", () => byteTouch(plainText));
-  await measure("estimateTokens, plain text messages", () => kram.estimateTokens(plainText));
-  await measure("needsCompaction", () => kram.needsCompaction(history.chat, budget));
-  await measure("effectiveHistory", () => kram.effectiveHistory(history.chat));
   // A history compacted before: read newest first, only the messages after its marker are read.
   const marker = { role: "system", name: kram.COMPACTION_MARKER_NAME, content: "<summary>Earlier work.</summary>" };
   const marked = [...history.chat.slice(0, -200), marker, ...history.chat.slice(-200)];
-  await measure("effectiveHistory, a marker 200 from the end", () => kram.effectiveHistory(marked));
-  await measure("describeMessages", () => kram.describeMessages(history.chat));
-  await measure("pruneForModel", () => kram.pruneForModel(history.chat));
-  await measure("emergencyPrune", () => kram.emergencyPrune(history.chat, budget));
-  // At the default budget, as an agent loop cuts: read newest first, it reads only the newest messages.
-  await measure("emergencyPrune at 60,000", () => kram.emergencyPrune(history.chat, kram.DEFAULT_MAX_TOKENS));
-  await measure("pruneForModel (AI SDK)", () => kram.pruneForModel(history.aiSdk));
   // A single long task: the same history with its first request alone, a
   // long tool loop after it. Without a budget its protected tail (two user
   // turns) reaches back to that request, so nothing is cleared.
   const firstRequest = history.chat.findIndex((m) => m.role === "user");
   const longTask = history.chat.filter((m, i) => m.role !== "user" || i === firstRequest);
-  await measure("pruneForModel, a single long task", () => kram.pruneForModel(longTask));
+  const roomy = { maxTokens: total * 10 };
+  // The package's own rows, in rounds with the byte-touch limit they are
+  // read against (the peers, some of which take seconds, one by one below).
+  const ours = await timeInRounds(
+    {
+      "byte-touch": () => byteTouch(history.chat),
+      estimateTokens: () => kram.estimateTokens(history.chat),
+      "estimateTokens, the text as one string": () => kram.estimateTokens(oneText),
+      // That string copied into memory alone, with one encodeInto, as the
+      // module takes it in: the floor less this is the estimate's own
+      // arithmetic, which any reading adds to the byte-touch limit.
+      "the text as one string, copied alone": () => copyOnce(oneText[0].content),
+      "byte-touch, plain text messages": () => byteTouch(plainText),
+      "estimateTokens, plain text messages": () => kram.estimateTokens(plainText),
+      needsCompaction: () => kram.needsCompaction(history.chat, budget),
+      effectiveHistory: () => kram.effectiveHistory(history.chat),
+      "effectiveHistory, a marker 200 from the end": () => kram.effectiveHistory(marked),
+      describeMessages: () => kram.describeMessages(history.chat),
+      pruneForModel: () => kram.pruneForModel(history.chat),
+      emergencyPrune: () => kram.emergencyPrune(history.chat, budget),
+      // At the default budget, as an agent loop cuts: read newest first, it reads only the newest messages.
+      "emergencyPrune at 60,000": () => kram.emergencyPrune(history.chat, kram.DEFAULT_MAX_TOKENS),
+      "pruneForModel (AI SDK)": () => kram.pruneForModel(history.aiSdk),
+      "pruneForModel, a single long task": () => kram.pruneForModel(longTask),
+      "ContextManager.prepare, first": () => new kram.ContextManager(roomy).prepare(history.chat),
+    },
+    runs,
+  );
+  for (const [name, time] of Object.entries(ours)) {
+    row.times[name] = time;
+    process.stderr.write(`bench: ${size} ${name} ${time.median.toFixed(2)} ms\n`);
+  }
   // An agent loop's turn: the history it has read before, and one more turn
   // (a user message, a tool call, its result, an answer) at its end.
   const seen = history.chat.slice(0, -4);
-  const roomy = { maxTokens: total * 10 };
-  await measure("ContextManager.prepare, first", () => new kram.ContextManager(roomy).prepare(history.chat));
   const after = async (name, setup, work) => {
     row.times[name] = await timeAfter(setup, work, runs);
     process.stderr.write(`bench: ${size} ${name} ${row.times[name].median.toFixed(2)} ms\n`);
@@ -283,26 +318,29 @@ for (const format of kram.MESSAGE_FORMATS) {
   const session = JSON.parse(readFileSync(new URL(`../tests/fixtures/${format}.json`, import.meta.url), "utf8"));
   const history = Array.from({ length: Math.ceil(10_000 / session.length) }, () => structuredClone(session)).flat();
   reserve(stringBytes(history).bytes);
-  const row = { messages: history.length, times: {} };
-  const measure = async (name, work) => {
-    row.times[name] = await time(work, runsFor(10_000));
-    process.stderr.write(`bench: ${format} ${name} ${row.times[name].median.toFixed(2)} ms\n`);
-  };
-  await measure("byte-touch", () => byteTouch(history));
-  await measure("effectiveHistory", () => kram.effectiveHistory(history));
-  await measure("emergencyPrune at 60,000", () => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS));
-  await measure("pruneForModel", () => kram.pruneForModel(history));
-  await measure("estimateTokens", () => kram.estimateTokens(history));
-  // The least any implementation could pay for each answer (bench/floors.mjs).
+  // The answers the floors are checked against (bench/floors.mjs).
   const pruned = kram.pruneForModel(history);
   const kept = kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS);
   const pruningFloor = floors.pruningFloor(history, pruned, kram.describeMessages, byteTouch);
   const cutFloor = floors.cutFloor(history, kept, byteTouch);
   floors.sameAnswer(pruningFloor(), pruned, `${format}: the pruning floor`);
   floors.sameAnswer(cutFloor(), kept, `${format}: the cut's floor`);
-  await measure("floor: a look at each message", () => floors.lookAtEach(history));
-  await measure("floor: pruneForModel", pruningFloor);
-  await measure("floor: emergencyPrune at 60,000", cutFloor);
+  const times = await timeInRounds(
+    {
+      "byte-touch": () => byteTouch(history),
+      effectiveHistory: () => kram.effectiveHistory(history),
+      "emergencyPrune at 60,000": () => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS),
+      pruneForModel: () => kram.pruneForModel(history),
+      estimateTokens: () => kram.estimateTokens(history),
+      // The least any implementation could pay for each answer.
+      "floor: a look at each message": () => floors.lookAtEach(history),
+      "floor: pruneForModel": pruningFloor,
+      "floor: emergencyPrune at 60,000": cutFloor,
+    },
+    quick ? 3 : 9,
+  );
+  const row = { messages: history.length, times };
+  for (const [name, time] of Object.entries(times)) process.stderr.write(`bench: ${format} ${name} ${time.median.toFixed(2)} ms\n`);
   results.formats[format] = row;
 }
 
@@ -313,19 +351,20 @@ results.realSessions = {};
 for (const session of loadRealSessions()) {
   const history = Array.from({ length: Math.ceil(10_000 / session.messages.length) }, () => structuredClone(session.messages)).flat();
   reserve(stringBytes(history).bytes);
-  const row = { format: session.format, messages: session.messages.length, bytes: stringBytes(session.messages).bytes, times: {} };
-  const runs = quick ? 3 : 5;
-  const measure = async (name, work) => {
-    row.times[name] = await time(work, runs);
-  };
-  await measure("byte-touch", () => byteTouch(history));
-  await measure("effectiveHistory", () => kram.effectiveHistory(history));
-  await measure("emergencyPrune at 60,000", () => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS));
-  await measure("pruneForModel", () => kram.pruneForModel(history));
   const pruned = kram.pruneForModel(history);
   const pruningFloor = floors.pruningFloor(history, pruned, kram.describeMessages, byteTouch);
   floors.sameAnswer(pruningFloor(), pruned, `${session.name}: the pruning floor`);
-  await measure("floor: pruneForModel", pruningFloor);
+  const times = await timeInRounds(
+    {
+      "byte-touch": () => byteTouch(history),
+      effectiveHistory: () => kram.effectiveHistory(history),
+      "emergencyPrune at 60,000": () => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS),
+      pruneForModel: () => kram.pruneForModel(history),
+      "floor: pruneForModel": pruningFloor,
+    },
+    quick ? 3 : 7,
+  );
+  const row = { format: session.format, messages: session.messages.length, bytes: stringBytes(session.messages).bytes, times };
   process.stderr.write(`bench: real session ${session.name} ${row.times.pruneForModel.median.toFixed(2)} ms\n`);
   results.realSessions[session.name] = row;
 }
