@@ -144,15 +144,15 @@ pub fn json_tape(value: &JsValue, tape: &mut Vec<u8>) {
         tape.as_mut_ptr() as u32,
         tape.capacity() as u32,
     );
-    let length = if answer >= 0.0 {
+    let length = if answer.is_nan() {
+        0
+    } else if answer >= 0.0 {
         answer as usize
-    } else if answer < 0.0 {
+    } else {
         let length = (-1.0 - answer) as usize;
         tape.reserve(length);
         guarded_take_tape(tape.as_mut_ptr() as u32);
         length
-    } else {
-        0
     };
     // SAFETY: JS wrote `length` bytes there, within the capacity.
     unsafe { tape.set_len(length) };

@@ -274,3 +274,20 @@ test("roleName in guarded.js marks and finds roles by the core's own constants",
   const field = source("node.rs").match(/^pub const TEXT_CONTENT_FIELD: &str = "(\w+)";$/m)[1];
   assert.match(roleNameBody, new RegExp(`typeof message\\.${field} === "string"`), "TEXT_CONTENT_FIELD");
 });
+
+test("jsonTape in guarded.js writes the core's tape tags", () => {
+  // The tape is priced by src/estimate/json.rs (tape_milli) and written
+  // there for a native value (write_tape); guarded.js writes it for a JS
+  // value with the same tags.
+  const source = (path) => readFileSync(new URL(`../../src/${path}`, import.meta.url), "utf8");
+  const rust = source("estimate/json.rs");
+  const glue = source("bindings/guarded.js");
+  const names = ["TAPE_TEXT", "TAPE_KEY", "TAPE_CONTAINER", "TAPE_ELEMENT", "TAPE_LITERAL", "TAPE_SIDE_TEXT", "TAPE_SIDE_KEY"];
+  for (const name of names) {
+    const core = rust.match(new RegExp(`^pub const ${name}: u8 = (\\d+);$`, "m"));
+    const js = glue.match(new RegExp(`^const ${name} = (\\d+);$`, "m"));
+    assert.ok(core && js, name);
+    assert.equal(js[1], core[1], name);
+  }
+  assert.equal(new Set(names.map((name) => rust.match(new RegExp(`^pub const ${name}: u8 = (\\d+);$`, "m"))[1])).size, names.length, "the tags differ");
+});
