@@ -59,6 +59,9 @@ pub const ALL_FORMATS: &[Format] = &[
     Format::AiSdkUi,
 ];
 
+/// The bits (`Format::bit`) of every format.
+pub const ALL_FORMAT_BITS: u32 = (1 << ALL_FORMATS.len()) - 1;
+
 /// A message's `role`, found beforehand (`Node::role_names`): the string,
 /// and whether the message's `type` is absent, null or `"message"`, which
 /// makes an OpenAI Responses item a message with that role; or, `by_type`,
@@ -142,6 +145,14 @@ impl Format {
     /// This format's bit in a set of formats (the memo's).
     pub fn bit(self) -> u32 {
         1 << (self as u32)
+    }
+
+    /// The formats of a set of bits, in `ALL_FORMATS` order.
+    pub fn in_set(bits: u32) -> impl Iterator<Item = Format> {
+        ALL_FORMATS
+            .iter()
+            .copied()
+            .filter(move |f| bits & f.bit() != 0)
     }
 
     /// Reads one message of this format, checking every field it uses.
@@ -610,7 +621,7 @@ fn read<N: Node>(
     let formats = match (forced, candidates.last()) {
         (Some(format), _) => format.bit(),
         (None, Some(&bits)) => bits,
-        (None, None) => ALL_FORMATS.iter().fold(0, |bits, f| bits | f.bit()),
+        (None, None) => ALL_FORMAT_BITS,
     };
     if let Some(recall) = recall {
         history.key = key;
@@ -700,37 +711,27 @@ fn detect<'a, N: Node>(
     reader: &dyn Fn(usize) -> MessageReader<'a>,
     fits: &mut dyn FnMut(usize, Format, &Facts<N>) -> bool,
 ) -> Result<Format, InputError> {
-    let mut candidates: Vec<Format> = match so_far {
-        Some(bits) => ALL_FORMATS
-            .iter()
-            .copied()
-            .filter(|f| bits & f.bit() != 0)
-            .collect(),
-        None => ALL_FORMATS.to_vec(),
-    };
+    let mut candidates = so_far.unwrap_or(ALL_FORMAT_BITS);
     let start = candidates_after.len();
     for (index, message) in messages.iter().enumerate().skip(start) {
         if message.kind() != Kind::Object {
             return Err(reader(index).type_error("", "a message object", message.kind()));
         }
         let facts = Facts::new(message);
-        let fitting: Vec<Format> = candidates
-            .iter()
-            .copied()
-            .filter(|f| fits(index, *f, &facts))
-            .collect();
-        if fitting.is_empty() {
+        let fitting = Format::in_set(candidates)
+            .filter(|&f| fits(index, f, &facts))
+            .fold(0, |bits, f| bits | f.bit());
+        if fitting == 0 {
             // A well-formed message of another format is a mix; anything
             // else is read as the format so far, so a broken field gets its
             // own error.
             let other = ALL_FORMATS
                 .iter()
                 .find(|f| f.accepts(message) && f.view(message, &reader(index)).is_ok());
-            if other.is_none() {
-                candidates[0].view(message, &reader(index))?;
+            if let (None, Some(so_far)) = (other, Format::in_set(candidates).next()) {
+                so_far.view(message, &reader(index))?;
             }
-            let why: Vec<String> = candidates
-                .iter()
+            let why: Vec<String> = Format::in_set(candidates)
                 .map(|f| {
                     let misfit = f.misfit(message).unwrap_or_default();
                     format!("{misfit} does not fit {}", f.name())
@@ -744,7 +745,10 @@ fn detect<'a, N: Node>(
             )));
         }
         candidates = fitting;
-        candidates_after.push(candidates.iter().fold(0, |bits, f| bits | f.bit()));
+        candidates_after.push(candidates);
     }
-    Ok(candidates[0])
+    // Never empty: a message no candidate fits ends the detection above.
+    Ok(Format::in_set(candidates)
+        .next()
+        .unwrap_or(Format::OpenAiChat))
 }

@@ -55,7 +55,7 @@ pub use prune::prune_plan;
 use std::ops::Range;
 
 use crate::error::InputError;
-use crate::formats::{read_run, Format, FoundRole, Read, Reading, ALL_FORMATS};
+use crate::formats::{read_run, Format, FoundRole, Read, Reading, ALL_FORMAT_BITS};
 use crate::node::{BY_TYPE, MESSAGE_ITEM, TEXT_CONTENT};
 
 /// The first window of newest messages, in messages.
@@ -252,26 +252,19 @@ struct Runs {
 impl Runs {
     fn new() -> Runs {
         Runs {
-            formats: ALL_FORMATS.iter().fold(0, |bits, f| bits | f.bit()),
+            formats: ALL_FORMAT_BITS,
         }
     }
 
     /// The formats every run so far fits, in `ALL_FORMATS` order.
     fn formats(&self) -> Vec<Format> {
-        ALL_FORMATS
-            .iter()
-            .copied()
-            .filter(|format| self.formats & format.bit() != 0)
-            .collect()
+        Format::in_set(self.formats).collect()
     }
 
     /// The format of every run so far: the first that all of them fit, as
     /// a read of them all detects it.
     fn format(&self) -> Option<Format> {
-        ALL_FORMATS
-            .iter()
-            .copied()
-            .find(|format| self.formats & format.bit() != 0)
+        Format::in_set(self.formats).next()
     }
 
     /// The read of the messages of `history` in `range`, `None` when it
