@@ -579,15 +579,10 @@ const TAPE_SIDE_KEY = 7;
  */
 const LONGEST_TAPE = 1 << 24;
 const tapeEncoder = new TextEncoder();
-/** The tape being written, reused from call to call. */
-let tape = new Uint8Array(1 << 12);
-let tapeLength = 0;
-/** The bytes of text in the tape (its tags and lengths aside). */
-let textBytes = 0;
-let nodesLeft = 0;
-let deepest = 0;
-/** The side texts of the tape written last, each let go of once the core has it. */
-const sideTexts = [];
+/** A tape to write the next walk into, reused from walk to walk. */
+let spareTape = new Uint8Array(1 << 12);
+/** The walk that ended last: its tape, for `takeTape`, and its side texts. */
+let lastWalk = { tape: spareTape, length: 0, sides: [] };
 
 /**
  * The tape of a free-form JSON value for the core's estimate of it, as the
@@ -600,61 +595,63 @@ const sideTexts = [];
  * length; else -1 - its length, and `takeTape` copies it once the core has
  * made room. Every read of the caller's value is caught where it is made,
  * so the catch here meets nothing (it answers NaN, an empty tape).
+ *
+ * Each walk keeps its own state and tape: a getter in the value may run
+ * the package again, and so another walk (with its `takeTape` and side
+ * texts), before this one ends.
  */
 export function jsonTape(value, maxDepth, maxNodes, at, capacity) {
   try {
-    tapeLength = 0;
-    textBytes = 0;
-    sideTexts.length = 0;
-    nodesLeft = maxNodes;
-    deepest = maxDepth;
-    writeValue(value, 0);
-    if (tapeLength > capacity) return -1 - tapeLength;
+    const walk = { tape: spareTape ?? new Uint8Array(1 << 12), length: 0, textBytes: 0, nodesLeft: maxNodes, deepest: maxDepth, sides: [] };
+    spareTape = undefined;
+    writeValue(walk, value, 0);
+    lastWalk = walk;
+    // A tape this large is not kept for the next walk.
+    spareTape = walk.tape.length > 1 << 20 ? new Uint8Array(1 << 12) : walk.tape;
+    if (walk.length > capacity) return -1 - walk.length;
     takeTape(at);
-    return tapeLength;
+    return walk.length;
   } catch {
     return NaN;
   }
 }
 
-/** Copies the tape `jsonTape` wrote last to `at` in the module's memory. */
+/** Copies the tape of the walk that ended last to `at` in the module's memory. */
 export function takeTape(at) {
-  new Uint8Array(memory.buffer, at, tapeLength).set(tape.subarray(0, tapeLength));
-  // A tape this large is not kept for the next.
-  if (tape.length > 1 << 20) tape = new Uint8Array(1 << 12);
+  new Uint8Array(memory.buffer, at, lastWalk.length).set(lastWalk.tape.subarray(0, lastWalk.length));
 }
 
-/** The side text at `index` of the tape written last; let go of here. */
+/** The side text at `index` of the walk that ended last; let go of here. */
 export function tapeSideText(index) {
-  const text = sideTexts[index];
-  sideTexts[index] = undefined;
+  const text = lastWalk.sides[index];
+  lastWalk.sides[index] = undefined;
   return text;
 }
 
 /** `write_value` in src/estimate/json.rs, over a JS value. */
-function writeValue(value, depth) {
-  if (nodesLeft === 0 || depth > deepest) return;
-  nodesLeft--;
+function writeValue(walk, value, depth) {
+  if (walk.nodesLeft === 0 || depth > walk.deepest) return;
+  walk.nodesLeft--;
   switch (kindOf(value)) {
     case 1:
     case 2:
-      writeTag(TAPE_LITERAL);
+      writeTag(walk, TAPE_LITERAL);
       return;
     case 3:
-      writeText(TAPE_TEXT, String(value));
+      writeText(walk, TAPE_TEXT, String(value));
       return;
     case 4:
-      writeText(TAPE_TEXT, value);
+      writeText(walk, TAPE_TEXT, value);
       return;
     case 5:
-      writeArray(value, depth);
+      writeArray(walk, value, depth);
       return;
     case 6:
-      writeObject(value, depth);
+      writeObject(walk, value, depth);
   }
 }
 
-function writeArray(array, depth) {
+function writeArray(walk, array, depth) {
   let length;
   try {
     length = Reflect.get(array, "length");
@@ -663,56 +660,57 @@ function writeArray(array, depth) {
   }
   // The rule of an array's length (whole_length in src/bindings/guarded.rs).
   if (typeof length !== "number" || !(length >= 0 && Number.isInteger(length) && length <= 0xffffffff)) return;
-  writeTag(TAPE_CONTAINER);
-  for (let i = 0; i < length && nodesLeft > 0; i++) {
+  writeTag(walk, TAPE_CONTAINER);
+  for (let i = 0; i < length && walk.nodesLeft > 0; i++) {
     let item;
     try {
       item = array[i];
     } catch {
       continue;
     }
-    writeTag(TAPE_ELEMENT);
-    writeValue(item, depth + 1);
+    writeTag(walk, TAPE_ELEMENT);
+    writeValue(walk, item, depth + 1);
   }
 }
 
-function writeObject(object, depth) {
-  writeTag(TAPE_CONTAINER);
+function writeObject(walk, object, depth) {
+  writeTag(walk, TAPE_CONTAINER);
   let keys;
   try {
     keys = Object.keys(object);
   } catch {
     return;
   }
-  for (let i = 0; i < keys.length && nodesLeft > 0; i++) {
-    writeText(TAPE_KEY, keys[i]);
+  for (let i = 0; i < keys.length && walk.nodesLeft > 0; i++) {
+    writeText(walk, TAPE_KEY, keys[i]);
     let child;
     try {
       child = object[keys[i]];
     } catch {
       continue;
     }
-    if (child !== undefined) writeValue(child, depth + 1);
+    if (child !== undefined) writeValue(walk, child, depth + 1);
   }
 }
 
-function writeTag(tag) {
-  roomForTape(1);
-  tape[tapeLength++] = tag;
+function writeTag(walk, tag) {
+  roomForTape(walk, 1);
+  walk.tape[walk.length++] = tag;
 }
 
 /**
  * A tag, then the UTF-8 length of `text` (4 bytes, little-endian) and its
  * UTF-8; or, for a text that would take the tape's text past LONGEST_TAPE,
- * the tag's side tag and the text's index in `sideTexts`.
+ * the tag's side tag and the text's index in the walk's side texts.
  */
-function writeText(tag, text) {
-  if (textBytes + 3 * text.length > LONGEST_TAPE) {
-    writeNumber(tag === TAPE_TEXT ? TAPE_SIDE_TEXT : TAPE_SIDE_KEY, sideTexts.push(text) - 1);
+function writeText(walk, tag, text) {
+  if (walk.textBytes + 3 * text.length > LONGEST_TAPE) {
+    writeNumber(walk, tag === TAPE_TEXT ? TAPE_SIDE_TEXT : TAPE_SIDE_KEY, walk.sides.push(text) - 1);
     return;
   }
-  roomForTape(5 + 3 * text.length);
-  const start = tapeLength + 5;
+  roomForTape(walk, 5 + 3 * text.length);
+  const tape = walk.tape;
+  const start = walk.length + 5;
   let written = 0;
   // Keys, numbers and short strings: a loop over ASCII is faster than
   // encodeInto, whose result object is garbage on every call.
@@ -724,31 +722,33 @@ function writeText(tag, text) {
     }
   }
   if (written < text.length) written = tapeEncoder.encodeInto(text, tape.subarray(start)).written;
-  writeNumber(tag, written);
-  tapeLength += written;
-  textBytes += written;
+  writeNumber(walk, tag, written);
+  walk.length += written;
+  walk.textBytes += written;
 }
 
 /** A tag and a number (4 bytes, little-endian). */
-function writeNumber(tag, number) {
-  roomForTape(5);
-  tape[tapeLength] = tag;
-  tape[tapeLength + 1] = number & 0xff;
-  tape[tapeLength + 2] = (number >>> 8) & 0xff;
-  tape[tapeLength + 3] = (number >>> 16) & 0xff;
-  tape[tapeLength + 4] = number >>> 24;
-  tapeLength += 5;
+function writeNumber(walk, tag, number) {
+  roomForTape(walk, 5);
+  const tape = walk.tape;
+  const at = walk.length;
+  tape[at] = tag;
+  tape[at + 1] = number & 0xff;
+  tape[at + 2] = (number >>> 8) & 0xff;
+  tape[at + 3] = (number >>> 16) & 0xff;
+  tape[at + 4] = number >>> 24;
+  walk.length += 5;
 }
 
-/** Grows the tape to hold `bytes` more. */
-function roomForTape(bytes) {
-  const needed = tapeLength + bytes;
-  if (needed <= tape.length) return;
-  let size = tape.length * 2;
+/** Grows the walk's tape to hold `bytes` more. */
+function roomForTape(walk, bytes) {
+  const needed = walk.length + bytes;
+  if (needed <= walk.tape.length) return;
+  let size = walk.tape.length * 2;
   while (size < needed) size *= 2;
   const grown = new Uint8Array(size);
-  grown.set(tape.subarray(0, tapeLength));
-  tape = grown;
+  grown.set(walk.tape.subarray(0, walk.length));
+  walk.tape = grown;
 }
 
 /** What the last failed call threw; forgets it. */

@@ -176,7 +176,7 @@ test("every guarded read catches what it calls and answers undefined for it", ()
     }
     if (name === "jsonTape") {
       // The walk in one try, whose catch answers NaN (an empty tape).
-      assert.match(body, /^  try \{\n[\s\S]*\n    writeValue\(value, 0\);\n[\s\S]*\n  \} catch \{\n    return NaN;\n  \}$/, name);
+      assert.match(body, /^  try \{\n[\s\S]*\n    writeValue\(walk, value, 0\);\n[\s\S]*\n  \} catch \{\n    return NaN;\n  \}$/, name);
       assert.equal(body.match(/try \{/g).length, 1, name);
       continue;
     }

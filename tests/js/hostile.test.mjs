@@ -407,6 +407,11 @@ test("a tool input's hostile values are counted as the JSON rule says, by the wa
   cycle.self = cycle;
   assert.ok(tokens(cycle) > tokens({ name: "loop" }), "a cycle is walked to the walk's bounds, then cut off");
   assert.equal(tokens(cycle), tokens(cycle), "and cut off at the same place every time");
+  // A getter that runs the package, and so another walk, while this one is
+  // under way: each walk keeps its own tape.
+  const other = [{ role: "assistant", content: [{ type: "tool-call", toolCallId: "c2", toolName: "t", input: { list: ["a", 3], more: "text ".repeat(50) } }] }];
+  const reentrant = { first: "some text", get middle() { kram.estimateTokens(other); return "middle"; }, last: ["x", 1, true] };
+  assert.equal(tokens(reentrant), tokens({ first: "some text", middle: "middle", last: ["x", 1, true] }), "a walk inside a walk");
 });
 
 test("lone UTF-16 surrogates: counted, and a placeholder comes back exactly as given", () => {
