@@ -85,6 +85,14 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** A row's figures from its samples, in milliseconds. */
+const summary = (samples, runs = samples.length) => ({
+  median: median(samples),
+  min: Math.min(...samples),
+  max: Math.max(...samples),
+  runs,
+});
+
 /**
  * A collection, then a turn of the event loop: a memo or manager an earlier
  * run dropped is freed by its FinalizationRegistry callback, which runs as a
@@ -106,7 +114,7 @@ async function time(work, runs) {
     await work();
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs };
+  return summary(samples, runs);
 }
 
 /**
@@ -129,7 +137,7 @@ async function timeInRounds(works, runs) {
     }
   }
   return Object.fromEntries(
-    Object.entries(samples).map(([name, xs]) => [name, { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs }]),
+    Object.entries(samples).map(([name, xs]) => [name, summary(xs, runs)]),
   );
 }
 
@@ -148,7 +156,7 @@ async function timeLoop(options, histories) {
     await manager.prepare(history);
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs: samples.length };
+  return summary(samples);
 }
 
 /**
@@ -165,7 +173,7 @@ async function timeAfter(setup, work, runs) {
     await work(state);
     if (i > 0) samples.push(Number(process.hrtime.bigint() - start) / 1e6); // the first is a warm-up
   }
-  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), runs };
+  return summary(samples, runs);
 }
 
 /** The checks that the plain-JS rules and the package agree on a history. */

@@ -579,8 +579,11 @@ const TAPE_SIDE_KEY = 7;
  */
 const LONGEST_TAPE = 1 << 24;
 const tapeEncoder = new TextEncoder();
+/** A new tape's bytes; a tape grown past KEPT_TAPE is not kept for the next walk. */
+const FIRST_TAPE = 1 << 12;
+const KEPT_TAPE = 1 << 20;
 /** A tape to write the next walk into, reused from walk to walk. */
-let spareTape = new Uint8Array(1 << 12);
+let spareTape = new Uint8Array(FIRST_TAPE);
 /** The walk that ended last: its tape, for `takeTape`, and its side texts. */
 let lastWalk = { tape: spareTape, length: 0, sides: [] };
 
@@ -602,12 +605,11 @@ let lastWalk = { tape: spareTape, length: 0, sides: [] };
  */
 export function jsonTape(value, maxDepth, maxNodes, at, capacity) {
   try {
-    const walk = { tape: spareTape ?? new Uint8Array(1 << 12), length: 0, textBytes: 0, nodesLeft: maxNodes, deepest: maxDepth, sides: [] };
+    const walk = { tape: spareTape ?? new Uint8Array(FIRST_TAPE), length: 0, textBytes: 0, nodesLeft: maxNodes, deepest: maxDepth, sides: [] };
     spareTape = undefined;
     writeValue(walk, value, 0);
     lastWalk = walk;
-    // A tape this large is not kept for the next walk.
-    spareTape = walk.tape.length > 1 << 20 ? new Uint8Array(1 << 12) : walk.tape;
+    spareTape = walk.tape.length > KEPT_TAPE ? new Uint8Array(FIRST_TAPE) : walk.tape;
     if (walk.length > capacity) return -1 - walk.length;
     takeTape(at);
     return walk.length;
