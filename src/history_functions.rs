@@ -6,6 +6,8 @@
 //! `_with` twin that reads through a memo of earlier reads (`crate::memo`):
 //! the same answer, and a message already read is not read again.
 
+use std::ops::Range;
+
 use crate::error::{check_budget, InputError};
 use crate::formats::{read_history, read_history_remembering, read_structure_remembering, Format};
 use crate::history;
@@ -133,18 +135,20 @@ pub fn effective_history<N: Node + Clone>(
     all: &[N],
     format: Option<Format>,
 ) -> Result<Vec<Output>, InputError> {
-    effective_history_with(all, format, None)
+    effective_history_with(all, format, None).map(|ranges| plan::kept(&ranges))
 }
 
 /// `effective_history` of a history read a message at a time without a
-/// memo (`Messages`), or whole through one.
+/// memo (`Messages`), or whole through one, as the ranges of messages it
+/// keeps as they are (it edits none): what the bindings build the answer
+/// from, without a plan of one entry a message.
 pub fn effective_history_with<H: Messages + ?Sized>(
     all: &H,
     format: Option<Format>,
     memo: Memo,
-) -> Result<Vec<Output>, InputError> {
+) -> Result<[Range<usize>; 2], InputError> {
     let (instructions, start) = effective_bounds_with(all, format, memo)?;
-    Ok(plan::kept(&[0..instructions, start..all.len()]))
+    Ok([0..instructions, start..all.len()])
 }
 
 /// The effective history as bounds: the number of instructions, and where
@@ -218,17 +222,18 @@ pub fn emergency_prune<N: Node + Clone>(
     max_tokens: f64,
     format: Option<Format>,
 ) -> Result<Vec<Output>, InputError> {
-    emergency_prune_with(effective, max_tokens, format, None)
+    emergency_prune_with(effective, max_tokens, format, None).map(|ranges| plan::kept(&ranges))
 }
 
 /// `emergency_prune` of a history read a message at a time without a memo
-/// (`Messages`), or whole through one.
+/// (`Messages`), or whole through one, as the ranges of messages it keeps
+/// (it edits none).
 pub fn emergency_prune_with<H: Messages + ?Sized>(
     effective: &H,
     max_tokens: f64,
     format: Option<Format>,
     memo: Memo,
-) -> Result<Vec<Output>, InputError> {
+) -> Result<[Range<usize>; 3], InputError> {
     let max_tokens = check_budget(max_tokens, "maxTokens")?;
     let cut = match memo {
         // Without a memo, only the newest messages the cut needs are read.
@@ -238,7 +243,7 @@ pub fn emergency_prune_with<H: Messages + ?Sized>(
             prune::emergency_cut(views, max_tokens)
         })?,
     };
-    Ok(plan::kept(&cut.ranges(effective.len())))
+    Ok(cut.ranges(effective.len()))
 }
 
 /// The compaction the ladder would make of `effective` at `max_tokens`, or

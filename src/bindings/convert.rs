@@ -2,6 +2,7 @@
 //! errors, and core plans as arrays of the caller's own message objects.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -258,6 +259,45 @@ pub fn read_options(options: JsValue, argument: &str) -> Result<JsNode, JsValue>
     }
 }
 
+/// The output array of a plan that edits nothing (the effective history,
+/// the cut): the caller's very objects in `ranges`, in order. Built from the
+/// ranges, not from a plan of one `Output` a message, which for a history
+/// of 10,000 messages was about 760 KB written, read twice and freed.
+pub fn materialize_kept(history: &JsHistory, ranges: &[Range<usize>]) -> Result<Array, JsValue> {
+    // Range by range: a flattened iterator has no exact length, and its
+    // vector grew a push at a time, which made the whole call 1.1 to 1.3
+    // times as long.
+    let mut indexes = Vec::with_capacity(ranges.iter().map(ExactSizeIterator::len).sum());
+    for range in ranges {
+        indexes.extend(range.start as u32..range.end as u32);
+    }
+    elements_at(
+        history,
+        &indexes,
+        &JsValue::UNDEFINED,
+        &mut vec![0; indexes.len()],
+    )
+}
+
+/// The messages of `history` at `indexes` as a new array, in one call
+/// (`guarded::elements_at`), or a `TypeError` naming the one whose read threw.
+fn elements_at(
+    history: &JsHistory,
+    indexes: &[u32],
+    copies: &JsValue,
+    from_copies: &mut [u8],
+) -> Result<Array, JsValue> {
+    guarded::elements_at(history.array(), indexes, copies, from_copies).map_err(
+        |(index, thrown)| {
+            type_error(format!(
+                "{}[{index}] could not be read: {}",
+                history.argument(),
+                describe_thrown(&thrown)
+            ))
+        },
+    )
+}
+
 /// The output array: kept messages are the caller's very objects, edited ones
 /// are shallow copies along the edited path, so the input is never mutated.
 /// Copying reads every field of the copied objects, so a getter or trap the
@@ -293,14 +333,7 @@ pub fn materialize(
             _ => 0,
         })
         .collect();
-    let array = guarded::elements_at(history.array(), &indexes, copies, &mut copied).map_err(
-        |(index, thrown)| {
-            type_error(format!(
-                "{argument}[{index}] could not be read: {}",
-                describe_thrown(&thrown)
-            ))
-        },
-    )?;
+    let array = elements_at(history, &indexes, copies, &mut copied)?;
     for (slot, output) in outputs.iter().enumerate() {
         let Output::Edited { index, edits } = output else {
             continue;

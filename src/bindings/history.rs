@@ -3,8 +3,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    materialize, read_array, read_format, read_format_option, read_options, to_js_error,
-    type_error, JsNode,
+    materialize, materialize_kept, read_array, read_format, read_format_option, read_options,
+    to_js_error, type_error, JsNode,
 };
 use super::js_history::JsHistory;
 use super::memo::HistoryMemo;
@@ -100,9 +100,9 @@ fn effective(
     let history = JsHistory::new(&all, "all")?;
     let format = read_format_option(options.as_ref())?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    let plan = history_functions::effective_history_with(&history, format, recall.as_mut())
+    let kept = history_functions::effective_history_with(&history, format, recall.as_mut())
         .map_err(to_js_error)?;
-    Ok(materialize(&history, &plan, &DEFAULT_PLACEHOLDER.into(), None)?.unchecked_into())
+    Ok(materialize_kept(&history, &kept)?.unchecked_into())
 }
 
 /// The binding of `pruneForModel`. Its doc and example are the JSDoc in `js/index.ts`,
@@ -163,10 +163,10 @@ fn cut(
     let format = read_format_option(options.as_ref())?;
     let max_tokens = read_max_tokens(max_tokens.as_ref())?;
     let mut recall = memo.map(|(memo, numbers)| memo.recall(numbers));
-    let plan =
+    let kept =
         history_functions::emergency_prune_with(&history, max_tokens, format, recall.as_mut())
             .map_err(to_js_error)?;
-    Ok(materialize(&history, &plan, &DEFAULT_PLACEHOLDER.into(), None)?.unchecked_into())
+    Ok(materialize_kept(&history, &kept)?.unchecked_into())
 }
 
 /// The same functions, remembering what they read: each answers exactly as
