@@ -273,20 +273,25 @@ impl KnownResults {
         placeholder: &str,
         parts_only: bool,
     ) -> Option<KnownResults> {
+        // The rule of the first role found that names one: the messages
+        // read in one go are those whose role names the same.
         let mut rule = None;
         let mut indexes = Vec::new();
-        // The rule each role found names, worked out once for each.
-        let mut rules: [Option<Option<ResultRule>>; FOUND_SLOTS] = [None; FOUND_SLOTS];
+        // Whether a role found names that rule, worked out once for each
+        // (comparing rules, field names and paths, for every message was a
+        // tenth of pruning a chat session).
+        let mut by_rule: [Option<bool>; FOUND_SLOTS] = [None; FOUND_SLOTS];
         for &(index, role) in older {
             let Some(found) = role else { continue };
-            let Some(slot) = rules.get_mut(found.slot()) else {
+            let Some(slot) = by_rule.get_mut(found.slot()) else {
                 continue;
             };
-            let found_rule = *slot.get_or_insert_with(|| agreed_rule(formats, found));
-            if let Some(found_rule) = found_rule {
-                if *rule.get_or_insert(found_rule) == found_rule {
-                    indexes.push(index as u32);
-                }
+            let read_by_rule = *slot.get_or_insert_with(|| {
+                agreed_rule(formats, found)
+                    .is_some_and(|found_rule| *rule.get_or_insert(found_rule) == found_rule)
+            });
+            if read_by_rule {
+                indexes.push(index as u32);
             }
         }
         let mut answers = Vec::new();
