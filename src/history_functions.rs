@@ -17,7 +17,7 @@ use crate::newest_first::Messages;
 use crate::node::Node;
 use crate::plan::{self, with_edits, Output};
 use crate::prune::{self, PruneOptions, DEFAULT_PLACEHOLDER};
-use crate::view::MessageView;
+use crate::view::{Edit, MessageView};
 
 /// A memo to read through, or none.
 pub type Memo<'a, 'b> = Option<&'a mut Recall<'b>>;
@@ -191,16 +191,19 @@ pub fn prune_for_model<N: Node + Clone>(
     format: Option<Format>,
 ) -> Result<Vec<Output>, InputError> {
     prune_for_model_with(effective, options, format, None)
+        .map(|edits| with_edits(effective.len(), edits))
 }
 
 /// `prune_for_model` of a history read a message at a time without a memo
-/// (`Messages`), or whole through one.
+/// (`Messages`), or whole through one, as its edits (it keeps every
+/// message): in the order of the messages, each message's together, as
+/// the bindings build the answer from them.
 pub fn prune_for_model_with<H: Messages + ?Sized>(
     effective: &H,
     options: &PruneOptions,
     format: Option<Format>,
     memo: Memo,
-) -> Result<Vec<Output>, InputError> {
+) -> Result<Vec<Edit>, InputError> {
     let edits = match memo {
         // Without a memo, the newest results' estimates are read, and the
         // older results only found.
@@ -214,7 +217,7 @@ pub fn prune_for_model_with<H: Messages + ?Sized>(
             |views| prune::prune_plan(views, options),
         )?,
     };
-    Ok(with_edits(effective.len(), edits))
+    Ok(edits)
 }
 
 pub fn emergency_prune<N: Node + Clone>(

@@ -572,6 +572,9 @@ proptest! {
         let options = PruneOptions { protect_turns: turns, protect_tokens: protect as f64, minimum_savings: savings as f64, ..PruneOptions::default() };
         let plan = history_functions::prune_for_model(&refs(&s.messages), &options, None).unwrap();
         let output = materialize_json(&s.messages, &plan, DEFAULT_PLACEHOLDER);
+        // The bindings build the answer from the edits, each message's together.
+        let edits = history_functions::prune_for_model_with(&refs(&s.messages)[..], &options, None, None).unwrap();
+        prop_assert!(edits.is_sorted_by_key(|edit| edit.message), "edits in the order of the messages");
         let tail = match turns {
             0 => s.messages.len(),
             n if s.turn_starts.len() >= n => s.turn_starts[s.turn_starts.len() - n],

@@ -17,9 +17,8 @@ use crate::error::{ErrorClass, InputError};
 use crate::formats::Format;
 use crate::newest_first::Messages;
 use crate::node::{Kind, Node};
-use crate::plan::Output;
 use crate::util::json::Json;
-use crate::view::{Path, PathStep, Replacement};
+use crate::view::{Edit, PathStep, Replacement};
 
 /// A JS value read through the core's `Node` trait. Every read goes through
 /// `Reflect`, so a throwing getter or Proxy trap becomes an error, never an
@@ -298,68 +297,68 @@ fn elements_at(
     )
 }
 
-/// The output array: kept messages are the caller's very objects, edited ones
-/// are shallow copies along the edited path, so the input is never mutated.
+/// The output array of pruning: every message of the history, the edited
+/// ones as shallow copies along the edited paths, so the input is never
+/// mutated. `edits` are grouped by message (as `prune_plan` answers them):
+/// the answer is built from them, not from a plan of one `Output` a message
+/// (`plan::with_edits`, about 760 KB for 10,000 messages).
 /// Copying reads every field of the copied objects, so a getter or trap the
 /// history functions never touched can still fail here: a `TypeError` naming
 /// the argument, the message and the field.
 /// With a memo, an edited message is copied once: the next call that makes
 /// the same edits of the same message gives back the same copy.
-pub fn materialize(
+pub fn materialize_edited(
     history: &JsHistory,
-    outputs: &[Output],
+    edits: &[Edit],
     placeholder: &JsValue,
     memo: Option<&HistoryMemo>,
 ) -> Result<Array, JsValue> {
     let argument = history.argument();
-    // Every output slot's message in one call, which reads them from the
-    // history; an edited one's copy then takes its slot.
-    let indexes: Vec<u32> = outputs
-        .iter()
-        .map(|output| match output {
-            Output::Keep(index) | Output::Edited { index, .. } => *index as u32,
-        })
-        .collect();
-    // Copies made while reading (`JsHistory::copy_cleared`) take the slots
-    // whose edits are what they were made for.
+    let len = history.len();
+    let by_message = || edits.chunk_by(|a, b| a.message == b.message);
+    // Every message in one call, which reads them from the history; an
+    // edited one's copy then takes its place. Copies made while reading
+    // (`JsHistory::copy_cleared`) take the places whose edits are what they
+    // were made for.
+    let indexes: Vec<u32> = (0..len as u32).collect();
     let (copied_for, copies) = match history.copies() {
         Some((copied, copies)) => (Some(copied), copies.as_ref()),
         None => (None, &JsValue::UNDEFINED),
     };
-    let mut copied: Vec<u8> = outputs
-        .iter()
-        .map(|output| match (output, copied_for) {
-            (Output::Edited { edits, .. }, Some(copied)) => u8::from(made_for(edits, copied)),
-            _ => 0,
-        })
-        .collect();
+    let mut copied = vec![0; len];
+    if let Some(copied_for) = copied_for {
+        for message_edits in by_message() {
+            copied[message_edits[0].message] = u8::from(made_for(message_edits, copied_for));
+        }
+    }
     let array = elements_at(history, &indexes, copies, &mut copied)?;
-    for (slot, output) in outputs.iter().enumerate() {
-        let Output::Edited { index, edits } = output else {
-            continue;
-        };
-        if copied[slot] == 1 {
+    for message_edits in by_message() {
+        let index = message_edits[0].message;
+        if copied[index] == 1 {
             continue;
         }
-        let original = array.get(slot as u32);
+        let original = array.get(index as u32);
         // The newest message may still be changing in place: copied
         // afresh. The memo knows a copy by its edited paths.
-        let memo = memo.filter(|_| *index + 1 < history.len()).map(|memo| {
-            let paths: Vec<String> = edits.iter().map(|(path, _)| path_text(path)).collect();
+        let memo = memo.filter(|_| index + 1 < len).map(|memo| {
+            let paths: Vec<String> = message_edits
+                .iter()
+                .map(|edit| path_text(&edit.path))
+                .collect();
             (memo, paths)
         });
         if let Some(copy) = memo
             .as_ref()
             .and_then(|(memo, paths)| memo.copy_of(&original, placeholder, paths))
         {
-            array.set(slot as u32, copy);
+            array.set(index as u32, copy);
             continue;
         }
         let mut message = original.clone();
-        for (path, replacement) in edits {
-            let replacement = replacement_value(*replacement, placeholder);
-            message = replace_at(&message, path, replacement).map_err(|(depth, why)| {
-                let field = path_text(&path[..depth]);
+        for edit in message_edits {
+            let replacement = replacement_value(edit.replacement, placeholder);
+            message = replace_at(&message, &edit.path, replacement).map_err(|(depth, why)| {
+                let field = path_text(&edit.path[..depth]);
                 type_error(format!(
                     "{argument}[{index}]{field} could not be copied: {why}"
                 ))
@@ -379,24 +378,24 @@ pub fn materialize(
         if let Some((memo, paths)) = &memo {
             memo.remember_copy(&original, placeholder, paths, &message);
         }
-        array.set(slot as u32, message);
+        array.set(index as u32, message);
     }
     Ok(array)
 }
 
-/// Whether a copy made while reading (`Copied`) makes exactly `edits`: the
-/// one field's, or every edit a part's payload by the rule, whose copy
-/// clears every part still to clear (pruning's older messages, whose
-/// results are all cleared).
-fn made_for(edits: &[(Path, Replacement)], copied: Copied) -> bool {
+/// Whether a copy made while reading (`Copied`) makes exactly `edits`, one
+/// message's: the one field's, or every edit a part's payload by the rule,
+/// whose copy clears every part still to clear (pruning's older messages,
+/// whose results are all cleared).
+fn made_for(edits: &[Edit], copied: Copied) -> bool {
     match copied {
         Copied::Field(field) => matches!(
             edits,
-            [(path, Replacement::Placeholder)] if *path == field.path()
+            [Edit { path, replacement: Replacement::Placeholder, .. }] if *path == field.path()
         ),
         Copied::Parts(rule) => {
             !edits.is_empty()
-                && edits.iter().all(|(path, _)| {
+                && edits.iter().all(|Edit { path, .. }| {
                     matches!(&**path, [PathStep::Key(array), PathStep::Index(index), ..]
                         if *array == rule.array
                             && [false, true].iter().any(|&error| *path == rule.result(*index, 0, false, error).path))

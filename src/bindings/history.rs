@@ -3,8 +3,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    materialize, materialize_kept, read_array, read_format, read_format_option, read_options,
-    to_js_error, type_error, JsNode,
+    materialize_edited, materialize_kept, read_array, read_format, read_format_option,
+    read_options, to_js_error, type_error, JsNode,
 };
 use super::js_history::JsHistory;
 use super::memo::HistoryMemo;
@@ -136,10 +136,11 @@ fn prune(
         None => (None, &[][..]),
     };
     let mut recall = memo.as_deref_mut().map(|memo| memo.recall(numbers));
-    let plan = history_functions::prune_for_model_with(&history, &options, format, recall.as_mut())
-        .map_err(to_js_error)?;
+    let edits =
+        history_functions::prune_for_model_with(&history, &options, format, recall.as_mut())
+            .map_err(to_js_error)?;
     drop(recall);
-    Ok(materialize(&history, &plan, &placeholder, memo.as_deref())?.unchecked_into())
+    Ok(materialize_edited(&history, &edits, &placeholder, memo.as_deref())?.unchecked_into())
 }
 
 /// The binding of `emergencyPrune`. Its doc and example are the JSDoc in `js/index.ts`,
