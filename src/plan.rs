@@ -1,6 +1,10 @@
 //! What a history function returns, before it is turned back into messages:
 //! for each output message, which input message it is and what (if anything)
 //! was replaced in it. Unchanged messages go back as the very same objects.
+//! The native API answers these plans (the tests and the fuzz target build
+//! JSON from them, `materialize_json`); the bindings build the caller's array
+//! from what the plans are made of, the ranges kept and the edits, without a
+//! plan entry for every message.
 
 use std::ops::{Deref, Range};
 

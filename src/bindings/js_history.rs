@@ -57,7 +57,7 @@ impl<'h> JsHistory<'h> {
     }
 
     /// Has `string_fields` and `result_parts` copy each message they say to
-    /// clear, with `placeholder` in each cleared payload, for `materialize`
+    /// clear, with `placeholder` in each cleared payload, for `materialize_edited`
     /// to take.
     pub fn copy_cleared(mut self, placeholder: JsValue) -> Self {
         self.replacement = Some(placeholder);
