@@ -48,6 +48,13 @@ function byteTouch(messages) {
   return at;
 }
 
+/** The AI SDK's own pruning of its messages, by its own rules: the peer of `pruneForModel`. */
+const aiSdkPrune = (messages) =>
+  pruneMessages({ messages, reasoning: "before-last-message", toolCalls: "before-last-2-messages" });
+
+/** The peers timed beside a session's rows: `pruneMessages` takes only the AI SDK's messages. */
+const peersOf = (format, history) => (format === "ai-sdk" ? { "AI SDK pruneMessages": () => aiSdkPrune(history) } : {});
+
 /** One string copied into the memory with one encodeInto. */
 function copyOnce(text) {
   return encoder.encodeInto(text, new Uint8Array(memory.buffer)).written;
@@ -305,9 +312,7 @@ for (const size of SIZES) {
   await measure("LangChain trimMessages", () =>
     trimMessages(lang, { maxTokens: budget, strategy: "last", tokenCounter: charsOver4, startOn: "human", includeSystem: true }),
   );
-  await measure("AI SDK pruneMessages", () =>
-    pruneMessages({ messages: history.aiSdk, reasoning: "before-last-message", toolCalls: "before-last-2-messages" }),
-  );
+  await measure("AI SDK pruneMessages", () => aiSdkPrune(history.aiSdk));
   await measure("tokenx estimateTokenCount", () => texts.reduce((sum, t) => sum + estimateTokenCount(t), 0));
   await measure(
     "gpt-tokenizer o200k count",
@@ -344,6 +349,7 @@ for (const format of kram.MESSAGE_FORMATS) {
       "floor: a look at each message": () => floors.lookAtEach(history),
       "floor: pruneForModel": pruningFloor,
       "floor: emergencyPrune at 60,000": cutFloor,
+      ...peersOf(format, history),
     },
     quick ? 3 : 9,
   );
@@ -369,6 +375,7 @@ for (const session of loadRealSessions()) {
       "emergencyPrune at 60,000": () => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS),
       pruneForModel: () => kram.pruneForModel(history),
       "floor: pruneForModel": pruningFloor,
+      ...peersOf(session.format, history),
     },
     quick ? 3 : 7,
   );
@@ -497,6 +504,14 @@ for (const [format, row] of Object.entries(results.formats)) {
   const ratio = (name) => (row.times[name].median / limit).toFixed(2);
   const cells = formatColumns.map(([name, floor]) => (floor ? `${ratio(name)} (${ratio(floor)})` : ratio(name)));
   lines.push(`| ${format} (${row.messages}) | ${fmt(row.times["byte-touch"])} | ${cells.join(" | ")} |`);
+}
+lines.push("");
+// The AI SDK's own pruning beside ours, on the sessions in its format.
+const sessions = [...Object.entries(results.formats), ...Object.entries(results.realSessions)];
+for (const [name, row] of sessions.filter(([, row]) => row.times["AI SDK pruneMessages"])) {
+  const limit = row.times["byte-touch"].median;
+  const ratio = (time) => (row.times[time].median / limit).toFixed(2);
+  lines.push(`${name}: AI SDK pruneMessages ${ratio("AI SDK pruneMessages")}, pruneForModel ${ratio("pruneForModel")} × its byte-touch limit`);
 }
 lines.push("");
 lines.push("every real session in tests/sessions/ repeated to 10,000 messages, × its own byte-touch limit,");
