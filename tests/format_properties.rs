@@ -5,10 +5,11 @@
 
 use std::collections::HashSet;
 
-use kram_compaction::formats::{Facts, Format, ALL_FORMATS};
+use kram_compaction::formats::{Facts, Format, MessageReader, ALL_FORMATS};
 use kram_compaction::history_functions;
 use kram_compaction::plan::{materialize_json, Output};
 use kram_compaction::prune::{PruneOptions, DEFAULT_PLACEHOLDER};
+use kram_compaction::view::PathStep;
 use proptest::prelude::*;
 
 mod common;
@@ -550,6 +551,30 @@ proptest! {
             let facts = Facts::new(&message);
             for &other in &order {
                 prop_assert_eq!(other.misfit_of(&facts), other.misfit(&message), "{:?} of {}", other, message);
+            }
+        }
+    }
+
+    /// Pruning's walk back reads an older message's results from their
+    /// parts alone where the format can (`Format::result_of_part`): each is
+    /// the result the message's whole read finds there, estimate and all.
+    #[test]
+    fn a_result_read_from_its_part_is_the_whole_read_s((format, steps) in session()) {
+        let s = build(format, &steps);
+        for (index, message) in s.messages.iter().enumerate() {
+            let reader = MessageReader {
+                argument: "messages",
+                index,
+                placeholder: DEFAULT_PLACEHOLDER,
+                sizes: true,
+                cleared: true,
+            };
+            let view = format.view(&message, &reader).unwrap();
+            for result in &view.tool_results {
+                let [PathStep::Key(_), PathStep::Index(part), ..] = *result.path else { continue };
+                if let Some(read) = format.result_of_part(&message, part, &reader).unwrap() {
+                    prop_assert_eq!(&read, result, "{}: {}", format.name(), message);
+                }
             }
         }
     }

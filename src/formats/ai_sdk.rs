@@ -214,7 +214,7 @@ fn tool_result_milli<N: Node>(
 
 /// A tool result's `output`: its estimate, and the prunable payload unless
 /// its type is one `RESULT_PARTS` keeps.
-fn output<N: Node>(
+pub fn output<N: Node>(
     part: &N,
     index: usize,
     field: &str,

@@ -54,7 +54,7 @@ pub const RESULT_PARTS: ResultParts = ResultParts {
 /// `experimental_content` is kept whole: `ai` 4 sends that content instead
 /// of `result` to the providers that take it (Anthropic), and one edit
 /// cannot clear both.
-fn result<N: Node>(
+pub fn result<N: Node>(
     part: &N,
     index: usize,
     field: &str,

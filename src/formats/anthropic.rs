@@ -172,6 +172,20 @@ fn block_milli<N: Node>(
     })
 }
 
+/// A `tool_result` block's payload as the AI SDK formats read theirs
+/// (`ai_sdk::PayloadReader`), for `Format::result_of_part`.
+pub fn payload<N: Node>(
+    block: &N,
+    index: usize,
+    field: &str,
+    reader: &MessageReader,
+) -> Result<(u64, Option<ToolResult>), InputError> {
+    Ok(match tool_result(block, index, field, reader)? {
+        Some((result, milli)) => (milli, Some(result)),
+        None => (0, None),
+    })
+}
+
 /// A `tool_result` block's payload, its `content`: a string or an array of
 /// text and image blocks. A result without content has nothing to clear.
 fn tool_result<N: Node>(

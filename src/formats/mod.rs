@@ -29,7 +29,7 @@ use crate::content::Content;
 use crate::error::InputError;
 use crate::memo::{History, ReadKey, Recall};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, Role};
+use crate::view::{MessageView, Role, ToolResult};
 
 /// A message format that JS agent loops store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,6 +251,29 @@ impl Format {
             (Format::AiSdkUi, Some((_, Role::Assistant))) => Some(&ai_sdk_ui::RESULT_PARTS),
             _ => None,
         }
+    }
+
+    /// The tool result in part `index` of a message's parts, read by the
+    /// format's own reader of a result part and nothing else of the message
+    /// (pruning's walk back needs only the results' estimates); `None` in the
+    /// formats that read their results otherwise, or when the part holds
+    /// none. An error is one `view` would report.
+    pub fn result_of_part<N: Node>(
+        self,
+        message: &N,
+        index: usize,
+        reader: &MessageReader,
+    ) -> Result<Option<ToolResult>, InputError> {
+        let (rule, payload): (_, ai_sdk::PayloadReader<N>) = match self {
+            Format::AiSdk => (&ai_sdk::RESULT_PARTS, ai_sdk::output),
+            Format::AiSdk4 => (&ai_sdk_4::RESULT_PARTS, ai_sdk_4::result),
+            Format::Anthropic => (&anthropic::RESULT_PARTS, anthropic::payload),
+            _ => return Ok(None),
+        };
+        let Some((part, field)) = rule.part_of(message, index) else {
+            return Ok(None);
+        };
+        Ok(payload(&part, index, &field, reader)?.1)
     }
 
     /// Whether a message whose role was found beforehand holds no tool

@@ -10,6 +10,7 @@
 //! (`Messages::result_parts`, `resultParts` in `guarded.js`), so the two
 //! reads cannot disagree on what a result is.
 
+use crate::formats::shared::{element, type_name};
 use crate::node::{Kind, Node};
 use crate::view::{Path, Replacement, ToolResult};
 
@@ -127,6 +128,17 @@ impl ResultParts {
             true => self.value_key,
             false => self.payload,
         }
+    }
+
+    /// Part `index` of a message's array of parts (`array`) and its field
+    /// name, when it is an object of the rule's part type; `None` when it is
+    /// not, or a read on the way throws (the message's whole read then says
+    /// what is wrong).
+    pub fn part_of<N: Node>(&self, message: &N, index: usize) -> Option<(N, String)> {
+        let part = message.field(self.array).ok()??.item(index).ok()?;
+        let is_result = part.kind() == Kind::Object
+            && type_name(&part).is_some_and(|name| name == self.part_type);
+        is_result.then(|| (part, element(self.array, index)))
     }
 
     /// The result of the part at `index`, to be cleared.

@@ -26,7 +26,9 @@
 //!   messages one by one for where the user turns start until the
 //!   protected tail is found (the roles' names alone where they settle
 //!   it), then for their results' estimates until the minimum saving is
-//!   decided, and the rest only for where their results are: one by one,
+//!   decided (where the rule finds the results in the parts, each read from
+//!   its part alone where the format can: `Format::result_of_part`), and
+//!   the rest only for where their results are: one by one,
 //!   or, where the role's name says which field or which parts hold the
 //!   results, those of all of them at once.
 //!

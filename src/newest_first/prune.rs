@@ -26,7 +26,7 @@ use crate::formats::{read_history, Format, MessageReader, Reading};
 use crate::formats::{ResultField, ResultParts};
 use crate::node::Node;
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
-use crate::view::{Edit, Replacement, ToolResult};
+use crate::view::{Edit, PathStep, Replacement, ToolResult};
 
 use super::messages::{PLACEHOLDER, STRING};
 use super::{
@@ -128,8 +128,24 @@ fn edits_from_the_end<H: Messages + ?Sized>(
                 pruning.walk_older(index, false, results);
                 continue;
             }
-            // Its results' sizes are needed: read below.
-            Some(Answer::Clear(_)) => {}
+            // Its results' estimates are needed: each read from its part
+            // alone where the format can, else with the whole message below.
+            Some(Answer::Clear(results)) => {
+                let reader = MessageReader {
+                    argument,
+                    index,
+                    placeholder,
+                    sizes: true,
+                    cleared: true,
+                };
+                if let Some(results) = results_by_part(&formats, effective, results, &reader) {
+                    // The copy made by the rule clears every result.
+                    if pruning.walk_older(index, false, &results) {
+                        effective.forget_copy(index);
+                    }
+                    continue;
+                }
+            }
         }
         let settles = match in_tail {
             true => Format::no_user_turn_by_name,
@@ -175,6 +191,38 @@ fn edits_from_the_end<H: Messages + ?Sized>(
         }
     }
     Some(pruning.edits())
+}
+
+/// The results the rule found in the message `reader` reads (`found`, whose
+/// estimates it does not know), each with its estimate, read from its part
+/// alone by the format's reader of a result part
+/// (`Format::result_of_part`): a tool message of a few fields costs as
+/// many calls into JS as its whole read did for each of its fields. `None`
+/// when several formats are still in the running, the format reads its
+/// results otherwise, or a part does not read as the rule found it: the
+/// message is then read whole.
+fn results_by_part<H: Messages + ?Sized>(
+    formats: &[Format],
+    effective: &H,
+    found: &[ToolResult],
+    reader: &MessageReader,
+) -> Option<Vec<ToolResult>> {
+    let [format] = formats else {
+        return None;
+    };
+    let message = effective.message(reader.index)?;
+    let mut results = Vec::with_capacity(found.len());
+    for result in found {
+        let [PathStep::Key(_), PathStep::Index(part), ..] = *result.path else {
+            return None;
+        };
+        let read = format.result_of_part(&message, part, reader).ok()??;
+        if read.path != result.path || read.replacement != result.replacement || read.cleared {
+            return None;
+        }
+        results.push(read);
+    }
+    Some(results)
 }
 
 /// The one result of the message at `index`, with its estimate, when its
