@@ -196,8 +196,8 @@ fn edits_from_the_end<H: Messages + ?Sized>(
 /// The results the rule found in the message `reader` reads (`found`, whose
 /// estimates it does not know), each with its estimate, read from its part
 /// alone by the format's reader of a result part
-/// (`Format::result_of_part`): a tool message of a few fields costs as
-/// many calls into JS as its whole read did for each of its fields. `None`
+/// (`Format::result_of_part`): a few calls into JS a result, where the
+/// whole read of a message cost about thirty. `None`
 /// when several formats are still in the running, the format reads its
 /// results otherwise, or a part does not read as the rule found it: the
 /// message is then read whole.
