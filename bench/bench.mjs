@@ -112,18 +112,6 @@ async function collect() {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
-async function time(work, runs) {
-  await work(); // warm-up
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    await collect();
-    const start = process.hrtime.bigint();
-    await work();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return summary(samples, runs);
-}
-
 /**
  * The times of several works measured in rounds, each round timing every
  * work once (after a collection each), so that the machine's slower and
@@ -146,6 +134,11 @@ async function timeInRounds(works, runs) {
   return Object.fromEntries(
     Object.entries(samples).map(([name, xs]) => [name, summary(xs, runs)]),
   );
+}
+
+/** One work's times: a warm-up, then `runs` runs, each after a collection. */
+async function time(work, runs) {
+  return (await timeInRounds({ work }, runs)).work;
 }
 
 /**

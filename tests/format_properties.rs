@@ -559,7 +559,7 @@ proptest! {
     /// parts alone where the format can (`Format::result_of_part`): each is
     /// the result the message's whole read finds there, estimate and all.
     #[test]
-    fn a_result_read_from_its_part_is_the_whole_read_s((format, steps) in session()) {
+    fn a_result_read_from_its_part_is_the_one_the_whole_read_finds((format, steps) in session()) {
         let s = build(format, &steps);
         for (index, message) in s.messages.iter().enumerate() {
             let reader = MessageReader {

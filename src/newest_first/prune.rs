@@ -107,6 +107,15 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     for (at, &(index, role)) in older.iter().enumerate() {
         let in_tail = !pruning.past_tail();
         let decided = !in_tail && pruning.decided();
+        // Past the tail, until the walk is decided, with its results'
+        // estimates.
+        let reader = MessageReader {
+            argument,
+            index,
+            placeholder,
+            sizes: !decided && !in_tail,
+            cleared: true,
+        };
         // Past the tail, where the parts of a message hold its results
         // (`ResultRule::Parts`), a message the rule finds none to clear in
         // is not read at all; once decided, where any rule says where they
@@ -131,18 +140,8 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             // Its results' estimates are needed: each read from its part
             // alone where the format can, else with the whole message below.
             Some(Answer::Clear(results)) => {
-                let reader = MessageReader {
-                    argument,
-                    index,
-                    placeholder,
-                    sizes: true,
-                    cleared: true,
-                };
                 if let Some(results) = results_by_part(&formats, effective, results, &reader) {
-                    // The copy made by the rule clears every result.
-                    if pruning.walk_older(index, false, &results) {
-                        effective.forget_copy(index);
-                    }
+                    walk_read_results(&mut pruning, effective, index, false, &results);
                     continue;
                 }
             }
@@ -163,13 +162,6 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             }
         }
         let message = effective.message(index)?;
-        let reader = MessageReader {
-            argument,
-            index,
-            placeholder,
-            sizes: !decided && !in_tail,
-            cleared: true,
-        };
         let found = role.map(Found::role);
         let read = agreed(&mut formats, |format| {
             let view = match in_tail {
@@ -182,15 +174,27 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             continue;
         };
         if !in_tail {
-            // The copy made by the rule clears every result.
-            if pruning.walk_older(index, is_marker, &results) {
-                effective.forget_copy(index);
-            }
+            walk_read_results(&mut pruning, effective, index, is_marker, &results);
         } else if starts_user_turn {
             pruning.pass_user_turn();
         }
     }
     Some(pruning.edits())
+}
+
+/// The walk past an older message whose results were read before it is
+/// decided. The copy the rule made of it clears every result: when the
+/// walk clears only some, the copy is let go of.
+fn walk_read_results<H: Messages + ?Sized>(
+    pruning: &mut NewestFirstPruning,
+    effective: &H,
+    index: usize,
+    is_marker: bool,
+    results: &[ToolResult],
+) {
+    if pruning.walk_older(index, is_marker, results) {
+        effective.forget_copy(index);
+    }
 }
 
 /// The results the rule found in the message `reader` reads (`found`, whose
