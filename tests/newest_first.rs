@@ -14,7 +14,7 @@ use kram_compaction::history::COMPACTION_MARKER_NAME;
 use kram_compaction::newest_first;
 use kram_compaction::node::{Node, BY_TYPE, MESSAGE_ITEM, TEXT_CONTENT};
 use kram_compaction::prune::{self, emergency_cut, PruneOptions, DEFAULT_PLACEHOLDER};
-use kram_compaction::view::Edit;
+use kram_compaction::view::{Edit, Replacement};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -769,6 +769,7 @@ fn partly_read_messages() -> Vec<Value> {
         json!({ "parts": [{ "text": text }] }),
         json!({ "type": "function_call_output", "call_id": "c", "output": text }),
         json!({ "type": "function_call_output", "call_id": "c", "output": [{ "type": "input_text", "text": text }] }),
+        json!({ "role": "tool", "tool_call_id": "c", "content": [{ "type": "text", "text": "Done." }] }),
         json!({ "type": "function_call_output", "call_id": "c", "output": 7 }),
         json!({ "type": "function_call_output", "output": text }),
         json!({ "type": "custom_tool_call_output", "call_id": "c", "output": text }),
@@ -885,6 +886,10 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
     let (mut settled_as_no_results, mut found_by_type, mut one_field_results) = (0, 0, 0);
     let (mut refused_by_type, mut no_user_turn, mut serialised_fields) = (0, 0, 0);
     let (mut text_contents, mut settled_by_texts) = (0, 0);
+    // The formats whose rule reads an array as parts, and those whose
+    // reader read such an array so (a broken one is cleared unread).
+    let mut formats_with_parts = std::collections::BTreeSet::new();
+    let mut formats_reading_parts = std::collections::BTreeSet::new();
     for (index, message) in messages.iter().enumerate() {
         let code = Node::role_names(&[message], NAMES, true)[0];
         let Some(name) = (code & !(MESSAGE_ITEM | BY_TYPE | TEXT_CONTENT))
@@ -967,18 +972,33 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
                 no_user_turn += 1;
             }
             // The one field the name says holds the result, when it is a
-            // string, is the one result the read finds.
+            // string, is the one result the read finds; so is an array of
+            // parts there where the rule says so, never cleared already
+            // (pruning clears it unread once its walk is decided).
             let Some(field) = format.result_field_by_name(found) else {
                 continue;
             };
-            let is_string = field.value(&message).is_some_and(|v| v.is_string());
-            if let (Ok(Some(view)), true) =
-                (format.view_if_results(&message, &reader, None), is_string)
-            {
+            let value = field.value(&message);
+            let is_string = value.as_ref().is_some_and(|v| v.is_string());
+            let is_parts =
+                format.result_field_takes_parts() && value.as_ref().is_some_and(|v| v.is_array());
+            if let (Ok(Some(view)), true) = (
+                format.view_if_results(&message, &reader, None),
+                is_string || is_parts,
+            ) {
                 let paths: Vec<_> = view.tool_results.iter().map(|r| r.path).collect();
                 assert_eq!(paths, [field.path()], "{label}");
                 one_field_results += 1;
                 serialised_fields += usize::from(!field.outer.is_empty());
+                if is_parts {
+                    let result = &view.tool_results[0];
+                    assert!(!result.cleared, "{label}");
+                    assert_eq!(result.replacement, Replacement::Placeholder, "{label}");
+                    formats_reading_parts.insert(format.name());
+                }
+            }
+            if is_parts {
+                formats_with_parts.insert(format.name());
             }
         }
     }
@@ -987,6 +1007,8 @@ fn a_role_name_found_beforehand_reads_as_the_role_read() {
     assert!(no_user_turn > 100, "{no_user_turn}");
     assert!(one_field_results > 10, "{one_field_results}");
     assert!(serialised_fields >= 2, "{serialised_fields}");
+    assert_eq!(formats_reading_parts, formats_with_parts);
+    assert_eq!(formats_with_parts.len(), 3, "{formats_with_parts:?}");
     assert!(named > 100, "most messages have a name: {named}");
     assert!(
         message_items > 50 && message_items < named,

@@ -279,7 +279,7 @@ function firstTextTagged(field, tag) {
  * A new array of the elements of `history` at `indexes` (a Uint32Array), in
  * one call: the output of a history function, where Rust set it an element
  * a call. A slot marked 1 in `fromCopies` takes the copy in `copies` at its
- * index (`stringFields` or `resultParts` made it) if there is one, and is unmarked if not. A
+ * index (`resultFields` or `resultParts` made it) if there is one, and is unmarked if not. A
  * read that throws is kept (`fail`), and its index is answered.
  */
 export function elementsAt(history, indexes, copies, fromCopies) {
@@ -306,8 +306,9 @@ export function elementsAt(history, indexes, copies, fromCopies) {
 /**
  * For each message of `history` at `indexes` (a Uint32Array), what its field
  * `key` (of the message, or of its object field `outer` when that is not "")
- * is into `states`, as the core's `Messages::string_fields` says: 1 a
- * string other than `placeholder`, 2 `placeholder`, 0 anything else (a
+ * is into `states`, as the core's `Messages::result_fields` says: 1 a
+ * string other than `placeholder` (or an array, when `parts`: content parts
+ * the core clears whole), 2 `placeholder`, 0 anything else (a
  * message that is no object, or whose read throws: the core then reads it
  * itself, and reports what throws). When `copies` is an array, a message
  * answered 1 that is a plain object (and whose `outer` is) also gets its
@@ -317,7 +318,7 @@ export function elementsAt(history, indexes, copies, fromCopies) {
  * copies those). One call for all of pruning's older tool messages, where
  * the core's reads of one cost about ten calls, and its copy about seven.
  */
-export function stringFields(history, indexes, outer, key, placeholder, states, replacement, copies) {
+export function resultFields(history, indexes, outer, key, parts, placeholder, states, replacement, copies) {
   for (let i = 0; i < indexes.length; i++) {
     try {
       const message = history[indexes[i]];
@@ -325,11 +326,11 @@ export function stringFields(history, indexes, outer, key, placeholder, states, 
       const holder = outer === "" ? message : message[outer];
       if (typeof holder !== "object" || holder === null) continue;
       const value = holder[key];
-      if (typeof value !== "string") continue;
       if (value === placeholder) {
         states[i] = 2;
         continue;
       }
+      if (typeof value !== "string" && !(parts && Array.isArray(value))) continue;
       states[i] = 1;
       if (!Array.isArray(copies) || !isPlain(message)) continue;
       if (outer === "") copies[indexes[i]] = { ...message, [key]: replacement };
@@ -511,7 +512,7 @@ function isPlainObject(value) {
   return Reflect.getPrototypeOf(value) === Object.prototype;
 }
 
-/** Whether `stringFields` and `resultParts` may copy `message` by spreading it. */
+/** Whether `resultFields` and `resultParts` may copy `message` by spreading it. */
 function isPlain(message) {
   return isPlainObject(message) && !Object.hasOwn(message, "lc_kwargs");
 }

@@ -69,18 +69,19 @@ extern "C" {
         copies: &JsValue,
         from_copies: &mut [u8],
     ) -> JsValue;
-    /// `Messages::string_fields` of the messages of `history` at `indexes`
+    /// `Messages::result_fields` of the messages of `history` at `indexes`
     /// (the field `key`, of the message or of its field `outer`, "" for
-    /// none), into `states`; and, when `copies` is an array, at each index
+    /// none; an array there to clear when `parts`), into `states`; and, when `copies` is an array, at each index
     /// whose field is to be cleared, a copy of that message with
     /// `replacement` there. Catches what it calls: a read that throws answers `OTHER`, or
     /// makes no copy.
-    #[wasm_bindgen(js_name = stringFields)]
-    pub fn string_fields(
+    #[wasm_bindgen(js_name = resultFields)]
+    pub fn result_fields(
         history: &JsValue,
         indexes: &[u32],
         outer: &JsValue,
         key: &JsValue,
+        parts: bool,
         placeholder: &JsValue,
         states: &mut [u8],
         replacement: &JsValue,

@@ -26,7 +26,7 @@ pub struct JsHistory<'h> {
     all: OnceCell<Vec<JsNode>>,
     /// With `copy_cleared`: the value a cleared field gets.
     replacement: Option<JsValue>,
-    /// The copies `string_fields` or `result_parts` made of the messages
+    /// The copies `result_fields` or `result_parts` made of the messages
     /// they say to clear (an array, at their indexes), and what they were
     /// made for; made by the first call, so a read that never asks makes
     /// none.
@@ -34,7 +34,7 @@ pub struct JsHistory<'h> {
 }
 
 /// What the copies of cleared messages were made for: the field a
-/// `string_fields` call cleared, or the rule a `result_parts` call cleared
+/// `result_fields` call cleared, or the rule a `result_parts` call cleared
 /// parts by.
 #[derive(Clone, Copy)]
 pub enum Copied {
@@ -56,7 +56,7 @@ impl<'h> JsHistory<'h> {
         })
     }
 
-    /// Has `string_fields` and `result_parts` copy each message they say to
+    /// Has `result_fields` and `result_parts` copy each message they say to
     /// clear, with `placeholder` in each cleared payload, for `materialize_edited`
     /// to take.
     pub fn copy_cleared(mut self, placeholder: JsValue) -> Self {
@@ -64,7 +64,7 @@ impl<'h> JsHistory<'h> {
         self
     }
 
-    /// The copies `string_fields` or `result_parts` made, and what for.
+    /// The copies `result_fields` or `result_parts` made, and what for.
     pub fn copies(&self) -> Option<(Copied, &Array)> {
         let (copies, copied) = self.copies.get()?;
         Some((*copied, copies))
@@ -131,18 +131,25 @@ impl Messages for JsHistory<'_> {
 
     /// In one call into JS, which reads the messages from the array itself:
     /// the core's reads of a tool message cost about ten calls.
-    fn string_fields(&self, indexes: &[u32], field: ResultField, placeholder: &str) -> Vec<u8> {
+    fn result_fields(
+        &self,
+        indexes: &[u32],
+        field: ResultField,
+        parts: bool,
+        placeholder: &str,
+    ) -> Vec<u8> {
         let mut states = vec![0; indexes.len()];
         let undefined = JsValue::UNDEFINED;
         let (replacement, copies) = match &self.replacement {
             Some(replacement) => (replacement, self.copies_for(Copied::Field(field))),
             None => (&undefined, &undefined),
         };
-        guarded::string_fields(
+        guarded::result_fields(
             self.array,
             indexes,
             &super::keys::key(field.outer),
             &super::keys::key(field.key),
+            parts,
             &JsValue::from_str(placeholder),
             &mut states,
             replacement,

@@ -221,7 +221,7 @@ impl Format {
     /// name says so alone (`ResultField`), where `view_if_results` finds
     /// it when it is a string. Pruning's older messages, whose results are
     /// all cleared, are then read for that field only, many at a time
-    /// (`Messages::string_fields`).
+    /// (`Messages::result_fields`).
     pub fn result_field_by_name(self, found: FoundRole) -> Option<ResultField> {
         let key = match (self, self.known_role(Some(found))?) {
             (Format::OpenAiChat | Format::Ollama, ("tool", _)) => shared::CHAT_RESULT_FIELD,
@@ -233,6 +233,13 @@ impl Format {
             _ => return None,
         };
         Some(ResultField::key(key))
+    }
+
+    /// Whether an array in the field `result_field_by_name` names is the
+    /// result as content parts, which `view` clears whole as it clears a
+    /// text: in every format but Ollama, whose `content` is text alone.
+    pub fn result_field_takes_parts(self) -> bool {
+        self != Format::Ollama
     }
 
     /// The rule of where a message's results are, when they are parts of

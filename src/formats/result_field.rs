@@ -3,8 +3,8 @@
 //! message's `content`, an OpenAI Responses call output's `output`, a live
 //! LangChain tool message's `content`, a serialised one's `kwargs.content`.
 //! Pruning's older messages, whose results are all cleared, are read for
-//! that field alone, many at a time (`Messages::string_fields`,
-//! `stringFields` in `guarded.js`).
+//! that field alone, many at a time (`Messages::result_fields`,
+//! `resultFields` in `guarded.js`).
 
 use crate::node::Node;
 use crate::view::Path;

@@ -10,10 +10,11 @@ use crate::formats::shared::may_be_marker_by_fields;
 use crate::formats::ResultField;
 use crate::node::{Kind, Node};
 
-/// What `Messages::string_fields` answers for a field.
+/// What `Messages::result_fields` answers for a field: read the message,
+/// clear the field, or nothing to clear.
 pub const OTHER: u8 = 0;
-pub const STRING: u8 = 1;
-pub const PLACEHOLDER: u8 = 2;
+pub const TO_CLEAR: u8 = 1;
+pub const CLEARED: u8 = 2;
 
 pub trait Messages {
     type Node: Node + Clone;
@@ -44,19 +45,25 @@ pub trait Messages {
     }
 
     /// For each message at `indexes`, what its `field` is to pruning:
-    /// `STRING` a string other than `placeholder`, `PLACEHOLDER` the
+    /// `TO_CLEAR` a string other than `placeholder` (or, with `parts`, an
+    /// array: `Format::result_field_takes_parts`), `CLEARED` the
     /// placeholder, and `OTHER` anything else (the caller then reads the
     /// message itself, and reports what a read throws).
-    fn string_fields(&self, indexes: &[u32], field: ResultField, placeholder: &str) -> Vec<u8> {
+    fn result_fields(
+        &self,
+        indexes: &[u32],
+        field: ResultField,
+        parts: bool,
+        placeholder: &str,
+    ) -> Vec<u8> {
         let state = |index: u32| {
             let value = field.value(&self.message(index as usize)?)?;
-            (value.kind() == Kind::String).then(|| {
-                if value.text_is(placeholder) {
-                    PLACEHOLDER
-                } else {
-                    STRING
-                }
-            })
+            match value.kind() {
+                Kind::String if value.text_is(placeholder) => Some(CLEARED),
+                Kind::String => Some(TO_CLEAR),
+                Kind::Array if parts => Some(TO_CLEAR),
+                _ => None,
+            }
         };
         indexes
             .iter()

@@ -16,7 +16,7 @@
 //! for their sizes until the walk is decided. Where the name (or an OpenAI
 //! Responses item's type) says which one field holds the result, that
 //! field of all such messages is read in one call once the walk is decided
-//! (`Messages::string_fields`). A message with results to clear that may
+//! (`Messages::result_fields`). A message with results to clear that may
 //! be a marker is read with its reader.
 
 use crate::error::InputError;
@@ -28,7 +28,7 @@ use crate::node::Node;
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
 use crate::view::{Edit, PathStep, Replacement, ToolResult};
 
-use super::messages::{PLACEHOLDER, STRING};
+use super::messages::{CLEARED, TO_CLEAR};
 use super::{
     agreed, role_names_from_the_end, Found, Messages, Runs, SettledByName, FIRST_WINDOW,
     FOUND_SLOTS, SHORTEST_READ_NEWEST_FIRST,
@@ -295,13 +295,13 @@ enum Answer<'a> {
 /// The older messages whose role's name says, in every format still in the
 /// running, where their results are (`ResultRule`), and what the caller's
 /// history answers for each, all read in one go
-/// (`Messages::string_fields`, `Messages::result_parts`).
+/// (`Messages::result_fields`, `Messages::result_parts`).
 struct KnownResults {
     read_by: Option<ReadBy>,
     /// Their indexes, newest first, as the older messages are walked.
     indexes: Vec<u32>,
     /// What the history answered for each, two numbers in a row: a
-    /// `string_fields` state and 0, or the parts to clear and which of
+    /// `result_fields` state and 0, or the parts to clear and which of
     /// them report an error (`Messages::result_parts`).
     answers: Vec<u32>,
     /// How many of them the walk has passed.
@@ -350,7 +350,12 @@ impl KnownResults {
         let read_by = match rule {
             Some(ResultRule::Field(_)) if parts_only => return None,
             Some(ResultRule::Field(field)) => {
-                for state in effective.string_fields(&indexes, field, placeholder) {
+                // An array there is cleared unread where every format
+                // still in the running reads it as parts.
+                let parts = formats
+                    .iter()
+                    .all(|format| format.result_field_takes_parts());
+                for state in effective.result_fields(&indexes, field, parts, placeholder) {
                     answers.extend([u32::from(state), 0]);
                 }
                 Some(ReadBy::Field(ToolResult::new(
@@ -398,8 +403,8 @@ impl KnownResults {
         };
         match &self.read_by {
             Some(ReadBy::Field(result)) => match u8::try_from(state) {
-                Ok(STRING) => Answer::Clear(std::slice::from_ref(result)),
-                Ok(PLACEHOLDER) => Answer::Nothing,
+                Ok(TO_CLEAR) => Answer::Clear(std::slice::from_ref(result)),
+                Ok(CLEARED) => Answer::Nothing,
                 _ => Answer::Read,
             },
             Some(ReadBy::Parts(parts)) if state & KNOWN != 0 => {

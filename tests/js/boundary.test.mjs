@@ -33,7 +33,7 @@ const SAFE = [
   [/^const ret = copyArray\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's copyArray (guarded_copy_array), made by guarded(), which catches what it calls (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(arg0, arg1 >>> 0, v0, arg4 !== 0, getArrayU8FromWasm0\(arg5, arg6\)\); \}$/, "calls guarded.js's roleNames with the caller's history, an index, and an array and a byte view of the module's own making; it catches what it reads (the test below)"],
   [/^const ret = elementsAt\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, getArrayU8FromWasm0\(arg4, arg5\)\); return ret; \}$/, "calls guarded.js's elementsAt with the caller's history, views of the module's own memory and the bindings' own array of copies; it catches what it reads (the test below)"],
-  [/^stringFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, arg5, getArrayU8FromWasm0\(arg6, arg7\), arg8, arg9\); \}$/, "calls guarded.js's stringFields with the caller's history and placeholder, views of the module's own memory, a string and an array of the bindings' making; it catches what it reads (the test below)"],
+  [/^resultFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, arg5 !== 0, arg6, getArrayU8FromWasm0\(arg7, arg8\), arg9, arg10\); \}$/, "calls guarded.js's resultFields with the caller's history and placeholder, views of the module's own memory, a flag, a string and an array of the bindings' making; it catches what it reads (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, and arrays and objects of the bindings' making; it catches what it reads (the test below)"],
   [/^markerCandidates\d?\(arg0, arg1 >>> 0, getStringFromWasm0\(arg2, arg3\), getStringFromWasm0\(arg4, arg5\), getArrayU8FromWasm0\(arg6, arg7\)\); \}$/, "calls guarded.js's markerCandidates with the caller's history, an index, strings of the module's own and a byte view of its memory; it catches what it reads (the test below)"],
   [/^const ret = jsonTape\d?\(arg0, arg1 >>> 0, arg2 >>> 0, arg3 >>> 0, arg4 >>> 0\); return ret; \}$/, "calls guarded.js's jsonTape with a caller's JSON value and numbers; it catches what it reads (the test below)"],
@@ -159,7 +159,7 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       );
       continue;
     }
-    if (name === "stringFields") {
+    if (name === "resultFields") {
       // A loop over the history, each message's reads and copy in one try
       // whose catch leaves its state as it was: the core reads it itself.
       assert.match(body, /^  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
@@ -197,12 +197,12 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       continue;
     }
     if (["copyClearing", "isPlain", "isPlainObject", "partToClear", "keyedToClear", "stateToClear", "isObject", "mayBeMarker", "firstTextTagged", "roleCode"].includes(name)) {
-      // Helpers called only inside the one try of stringFields,
+      // Helpers called only inside the one try of resultFields,
       // resultParts, markerCandidates and roleName (or by helpers called
       // there), which catches what they call.
       const callers = functions.filter(([, , , other]) => other.includes(`${name}(`)).map(([, caller]) => caller);
       assert.ok(callers.length > 0, name);
-      const insideTheTry = ["stringFields", "resultParts", "markerCandidates", "roleName", "mayBeMarker", "partToClear", "keyedToClear", "stateToClear", "copyClearing", "isPlain"];
+      const insideTheTry = ["resultFields", "resultParts", "markerCandidates", "roleName", "mayBeMarker", "partToClear", "keyedToClear", "stateToClear", "copyClearing", "isPlain"];
       assert.deepEqual(callers.filter((caller) => !insideTheTry.includes(caller)), [], name);
       continue;
     }
