@@ -23,7 +23,7 @@ use crate::formats::shared::{
 };
 use crate::formats::{Facts, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
-use crate::view::{MessageView, Replacement, Role};
+use crate::view::{MessageView, Replacement, Role, ToolResult};
 
 const ROLES: &[(&str, Role)] = &[
     ("system", Role::System),
@@ -211,33 +211,54 @@ fn tool_part<N: Node>(
     let input = reader.get(part, field, "input")?;
     let mut milli = name_milli + input.map_or(0, |input| reader.json_milli(&input));
     view.opens.push(id.clone());
-    let Some((kind, error)) = rule.payload_type(&state) else {
-        // A denied call is answered, with nothing to clear; a call in any
-        // other state is not answered yet.
-        return Ok(Some(SentTool {
-            milli,
-            answered: state == "output-denied",
-        }));
-    };
-    let payload_key = rule.payload_key(error);
-    let payload = reader.get(part, field, payload_key)?;
-    let (payload_milli, cleared) = match &payload {
-        Some(text) if text.kind() == Kind::String => reader.payload(text),
-        Some(other) if kind == Payload::Text => {
-            return Err(reader.type_error(&subfield(field, payload_key), "a string", other.kind()));
-        }
-        Some(value) => (reader.json_milli(value), false),
-        None => (0, false),
-    };
+    let (payload_milli, result) = state_payload(part, &state, index, field, reader)?;
     milli += payload_milli;
-    if payload.is_some() {
-        view.tool_results
-            .push(rule.result(index, payload_milli, cleared, error));
-    }
+    view.tool_results.extend(result);
     Ok(Some(SentTool {
         milli,
-        answered: true,
+        // A denied call is answered, with nothing to clear; a call in a
+        // state that holds no payload otherwise is not answered yet.
+        answered: state == "output-denied" || rule.payload_type(&state).is_some(),
     }))
+}
+
+/// A tool part's payload under the key its `state` says, with its
+/// estimate; no result for a state that holds none, or with none there.
+fn state_payload<N: Node>(
+    part: &N,
+    state: &str,
+    index: usize,
+    field: &str,
+    reader: &MessageReader,
+) -> Result<(u64, Option<ToolResult>), InputError> {
+    let rule = &RESULT_PARTS;
+    let Some((kind, error)) = rule.payload_type(state) else {
+        return Ok((0, None));
+    };
+    let payload_key = rule.payload_key(error);
+    let Some(payload) = reader.get(part, field, payload_key)? else {
+        return Ok((0, None));
+    };
+    let (milli, cleared) = match payload.kind() {
+        Kind::String => reader.payload(&payload),
+        other if kind == Payload::Text => {
+            return Err(reader.type_error(&subfield(field, payload_key), "a string", other));
+        }
+        _ => (reader.json_milli(&payload), false),
+    };
+    Ok((milli, Some(rule.result(index, milli, cleared, error))))
+}
+
+/// The result of a tool part, read from the part alone
+/// (`Format::result_of_part`).
+pub fn result_part<N: Node>(
+    part: &N,
+    index: usize,
+    field: &str,
+    reader: &MessageReader,
+) -> Result<(u64, Option<ToolResult>), InputError> {
+    let state = reader.required_string(part, field, RESULT_PARTS.state_key)?;
+    state_payload(part, &state, index, field, reader)
 }
 
 /// The marker: a user message of one text part holding the tagged summary,

@@ -257,9 +257,9 @@ fn read_part<N: Node>(
                 .answers
                 .push(position_key(before, &response.name, response.ordinal));
         }
-        reading.milli += reader.milli(&response.name);
-        reading.milli +=
-            function_response(&response.value, index, &response.field, reader, reading)?;
+        let (milli, result) = function_response(&response.value, index, &response.field, reader)?;
+        reading.milli += reader.milli(&response.name) + milli;
+        reading.tool_results.extend(result);
         return Ok(());
     }
     reading.other_parts += 1;
@@ -281,22 +281,22 @@ fn read_part<N: Node>(
     Ok(())
 }
 
-/// A function response's estimate; its `response` is the prunable payload.
-/// Attachments in its `parts` count the fixed cost and stay.
+/// A function response's estimate, and its result: its `response` is the
+/// prunable payload. Attachments in its `parts` count the fixed cost and
+/// stay.
 fn function_response<N: Node>(
     response: &N,
     index: usize,
     field: &str,
     reader: &MessageReader,
-    reading: &mut Reading,
-) -> Result<u64, InputError> {
+) -> Result<(u64, Option<ToolResult>), InputError> {
     let mut milli = 0;
     if let Some(inner) = reader.get(response, field, "parts")? {
         milli += ATTACHMENT_MILLI
             * parts(reader, &inner, &subfield(field, "parts"), "a part object")?.len() as u64;
     }
     let Some(payload) = reader.get(response, field, RESULT_PARTS.payload)? else {
-        return Ok(milli);
+        return Ok((milli, None));
     };
     if payload.kind() != Kind::Object {
         let payload_field = subfield(field, RESULT_PARTS.payload);
@@ -315,8 +315,20 @@ fn function_response<N: Node>(
     };
     let is_error = has(&payload, error) && !has(&payload, output);
     let result = RESULT_PARTS.result(index, payload_milli, cleared, is_error);
-    reading.tool_results.push(result);
-    Ok(milli + payload_milli)
+    Ok((milli + payload_milli, Some(result)))
+}
+
+/// The result of a part with a `functionResponse`, read from the part
+/// alone (`Format::result_of_part`).
+pub fn response_part<N: Node>(
+    part: &N,
+    index: usize,
+    field: &str,
+    reader: &MessageReader,
+) -> Result<(u64, Option<ToolResult>), InputError> {
+    let key = RESULT_PARTS.result_key;
+    let response = object_field(reader, part, field, key)?;
+    function_response(&response, index, &subfield(field, key), reader)
 }
 
 /// The marker: a user content of one text part holding the tagged summary.

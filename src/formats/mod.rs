@@ -262,9 +262,10 @@ impl Format {
 
     /// The tool result in part `index` of a message's parts, read by the
     /// format's own reader of a result part and nothing else of the message
-    /// (pruning's walk back needs only the results' estimates); `None` in the
-    /// formats that read their results otherwise, or when the part holds
-    /// none. An error is one `view` would report.
+    /// (pruning's walk back needs only the results' estimates), in every
+    /// format whose results are parts; `None` in the others (whose results
+    /// are one field), or when the part holds none. An error is one `view`
+    /// would report.
     pub fn result_of_part<N: Node>(
         self,
         message: &N,
@@ -275,6 +276,8 @@ impl Format {
             Format::AiSdk => (&ai_sdk::RESULT_PARTS, ai_sdk::output),
             Format::AiSdk4 => (&ai_sdk_4::RESULT_PARTS, ai_sdk_4::result),
             Format::Anthropic => (&anthropic::RESULT_PARTS, anthropic::payload),
+            Format::Gemini => (&gemini::RESULT_PARTS, gemini::response_part),
+            Format::AiSdkUi => (&ai_sdk_ui::RESULT_PARTS, ai_sdk_ui::result_part),
             _ => return Ok(None),
         };
         let Some((part, field)) = rule.part_of(message, index) else {

@@ -10,7 +10,7 @@
 //! (`Messages::result_parts`, `resultParts` in `guarded.js`), so the two
 //! reads cannot disagree on what a result is.
 
-use crate::formats::shared::{element, type_name};
+use crate::formats::shared::{element, has, type_name};
 use crate::node::{Kind, Node};
 use crate::view::{Path, Replacement, ToolResult};
 
@@ -131,13 +131,16 @@ impl ResultParts {
     }
 
     /// Part `index` of a message's array of parts (`array`) and its field
-    /// name, when it is an object of the rule's part type; `None` when it is
-    /// not, or a read on the way throws (the message's whole read then says
-    /// what is wrong).
+    /// name, when it is an object of the rule's part type (or with its
+    /// `result_key`); `None` when it is not, or a read on the way throws
+    /// (the message's whole read then says what is wrong).
     pub fn part_of<N: Node>(&self, message: &N, index: usize) -> Option<(N, String)> {
         let part = message.field(self.array).ok()??.item(index).ok()?;
         let is_result = part.kind() == Kind::Object
-            && type_name(&part).is_some_and(|name| name == self.part_type);
+            && match self.result_key {
+                "" => type_name(&part).is_some_and(|name| self.is_result_type(&name)),
+                key => has(&part, key),
+            };
         is_result.then(|| (part, element(self.array, index)))
     }
 
