@@ -12,11 +12,13 @@
 //! messages), every older message is read for its parts alone, by the rule
 //! the format's reader reads them by (`ResultParts`), in one call
 //! (`Messages::result_parts`) once the tail is passed: a message with no
-//! results to clear is read no further, and one with some is read whole
-//! for their sizes until the walk is decided. Where the name (or an OpenAI
+//! results to clear is read no further, and one with some is read for
+//! their sizes until the walk is decided, each from its part alone
+//! (`Format::result_of_part`). Where the name (or an OpenAI
 //! Responses item's type) says which one field holds the result, that
 //! field of all such messages is read in one call once the walk is decided
-//! (`Messages::result_fields`). A message with results to clear that may
+//! (`Messages::result_fields`: a text, or an array of parts where every
+//! format still in the running clears one whole). A message with results to clear that may
 //! be a marker is read with its reader.
 
 use crate::error::InputError;
