@@ -71,10 +71,10 @@ extern "C" {
     ) -> JsValue;
     /// `Messages::result_fields` of the messages of `history` at `indexes`
     /// (the field `key`, of the message or of its field `outer`, "" for
-    /// none; an array there to clear when `parts`), into `states`; and, when `copies` is an array, at each index
-    /// whose field is to be cleared, a copy of that message with
-    /// `replacement` there. Catches what it calls: a read that throws answers `OTHER`, or
-    /// makes no copy.
+    /// none; an array there is to be cleared when `parts`), into `states`;
+    /// and, when `copies` is an array, at each index whose field is to be
+    /// cleared, a copy of that message with `replacement` there. Catches
+    /// what it calls: a read that throws answers `OTHER`, or makes no copy.
     #[wasm_bindgen(js_name = resultFields)]
     pub fn result_fields(
         history: &JsValue,

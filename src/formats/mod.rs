@@ -219,7 +219,8 @@ impl Format {
 
     /// The field that holds a message's one tool result when its role's
     /// name says so alone (`ResultField`), where `view_if_results` finds
-    /// it when it is a string. Pruning's older messages, whose results are
+    /// it when it is a string (or an array of parts, where
+    /// `result_field_takes_parts`). Pruning's older messages, whose results are
     /// all cleared, are then read for that field only, many at a time
     /// (`Messages::result_fields`).
     pub fn result_field_by_name(self, found: FoundRole) -> Option<ResultField> {
