@@ -18,8 +18,8 @@
 //! Responses item's type) says which one field holds the result, that
 //! field of all such messages is read in one call once the walk is decided
 //! (`Messages::result_fields`: a text, or an array of parts where every
-//! format still in the running clears one whole). A message with results to clear that may
-//! be a marker is read with its reader.
+//! format still in the running clears one whole). A message with results
+//! to clear that may be a marker is read with its reader.
 
 use crate::error::InputError;
 use crate::formats::result_parts::KNOWN;
