@@ -109,10 +109,9 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
                     }
                     result if result == RESULT_PARTS.part_type => {
                         answers.push(reader.required_string(block, field, RESULT_PARTS.id_key)?);
-                        let result = tool_result(block, index, field, reader)?;
-                        let tokens = result.as_ref().map_or(0, |r| r.1);
-                        tool_results.extend(result.map(|r| r.0));
-                        tokens
+                        let (milli, result) = payload(block, index, field, reader)?;
+                        tool_results.extend(result);
+                        milli
                     }
                     _ => block_milli(block, &block_type, field, reader)?,
                 };
@@ -172,30 +171,18 @@ fn block_milli<N: Node>(
     })
 }
 
-/// A `tool_result` block's payload as the AI SDK formats read theirs
-/// (`ai_sdk::PayloadReader`), for `Format::result_of_part`.
+/// A `tool_result` block's payload, its `content`: a string or an array of
+/// text and image blocks, with its estimate. A result without content has
+/// nothing to clear. Read as the AI SDK formats read theirs
+/// (`ai_sdk::PayloadReader`), by `view` and by `Format::result_of_part`.
 pub fn payload<N: Node>(
     block: &N,
     index: usize,
     field: &str,
     reader: &MessageReader,
 ) -> Result<(u64, Option<ToolResult>), InputError> {
-    Ok(match tool_result(block, index, field, reader)? {
-        Some((result, milli)) => (milli, Some(result)),
-        None => (0, None),
-    })
-}
-
-/// A `tool_result` block's payload, its `content`: a string or an array of
-/// text and image blocks. A result without content has nothing to clear.
-fn tool_result<N: Node>(
-    block: &N,
-    index: usize,
-    field: &str,
-    reader: &MessageReader,
-) -> Result<Option<(ToolResult, u64)>, InputError> {
     let Some(content) = reader.get(block, field, RESULT_PARTS.payload)? else {
-        return Ok(None);
+        return Ok((0, None));
     };
     let content_field = subfield(field, RESULT_PARTS.payload);
     let (milli, cleared) = match content.kind() {
@@ -218,8 +205,10 @@ fn tool_result<N: Node>(
             ))
         }
     };
-    let result = RESULT_PARTS.result(index, milli, cleared, false);
-    Ok(Some((result, milli)))
+    Ok((
+        milli,
+        Some(RESULT_PARTS.result(index, milli, cleared, false)),
+    ))
 }
 
 /// The marker: a user message of one text block holding the tagged summary.
