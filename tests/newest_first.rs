@@ -746,7 +746,12 @@ fn partly_read_messages() -> Vec<Value> {
         .iter()
         .flat_map(|format| {
             let mut session = fixture(*format);
-            session.push(format.marker("So far."));
+            let marker = format.marker("So far.");
+            // Without its role too: a marker in the formats whose marker may
+            // lack one (`Format::marker_may_lack_role`), in no other.
+            let mut without_role = marker.clone();
+            without_role.as_object_mut().unwrap().remove("role");
+            session.extend([marker, without_role]);
             session
         })
         .collect();
@@ -830,17 +835,20 @@ fn partly_read_messages() -> Vec<Value> {
 /// further than they need (`Format::reads_as_marker`,
 /// `Format::view_if_results`); they must say what the message's view says,
 /// and fail only where it fails. And the marker search reads only the
-/// messages that may be markers by their fields: every message a format
-/// reads as a marker must be one of them.
+/// messages that may be markers by their fields, in the formats still in
+/// the running: every message a format reads as a marker must be one of
+/// them by that format's rule, and a message without a role is one only in
+/// the formats that say their marker may lack it.
 #[test]
 fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
     let messages = partly_read_messages();
     let (mut markers, mut results_read, mut no_candidates) = (0, 0, 0);
+    let mut roleless_markers = 0;
     for (index, message) in messages.iter().enumerate() {
         let reader = structure_reader(index);
-        let candidate = may_be_marker_by_fields(&message);
-        no_candidates += usize::from(!candidate);
+        no_candidates += usize::from(!may_be_marker_by_fields(&message, true));
         for format in ALL_FORMATS {
+            let candidate = may_be_marker_by_fields(&message, format.marker_may_lack_role());
             let probe = format.reads_as_marker(&message, &reader);
             let results = format.view_if_results(&message, &reader, None);
             let name = format.name();
@@ -849,6 +857,8 @@ fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
                     assert_eq!(probe, Ok(view.is_marker), "{name} of {message}");
                     assert!(candidate || !view.is_marker, "{name} of {message}");
                     markers += usize::from(view.is_marker);
+                    roleless_markers +=
+                        usize::from(view.is_marker && message.get("role").is_none());
                     match results {
                         Ok(Some(read)) => assert_eq!(read, view, "{name} of {message}"),
                         Ok(None) => assert!(view.tool_results.is_empty(), "{name}: {message}"),
@@ -868,6 +878,10 @@ fn every_message_reads_as_a_marker_and_holds_the_results_its_view_says() {
         "the messages hold markers in several formats: {markers}"
     );
     assert!(results_read > 20, "and tool results: {results_read}");
+    assert!(
+        roleless_markers >= 2,
+        "markers without a role, in Gemini and LangChain: {roleless_markers}"
+    );
     assert!(
         no_candidates > messages.len() / 2,
         "most are no candidates: {no_candidates} of {}",

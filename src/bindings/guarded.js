@@ -226,19 +226,20 @@ export function roleNames(history, start, names, withContent, found) {
 /**
  * For each of `out.length` messages of `history` from `start`, whether it
  * may be a compaction marker by its fields alone into `out`, as the core's
- * `shared::may_be_marker_by_fields` says: 0 when its `role` is one of
- * NO_MARKER_ROLES (nothing else of it is read); else 1 when its `name` is
- * `name` or the first text of one of the fields of `MARKER_TEXT_FIELDS`
- * (`content`, `parts`, `kwargs.content`) starts with `tag`, and when it is
- * no object,
- * its `role` is no string or a read throws (the core then reads it itself,
- * and reports what is wrong); else 0. One call for many messages, where
- * the core's reads of one cost a call a field.
+ * `shared::may_be_marker_by_fields` says: 0 when it has no `role` and not
+ * `roleless`, or when its `role` is one of NO_MARKER_ROLES (nothing else of
+ * it is read); else 1 when its `role` is
+ * NAMED_MARKER_ROLE and its `name` is `name`, or when the first text of one
+ * of the fields of `MARKER_TEXT_FIELDS` (`content`, `parts`,
+ * `kwargs.content`) starts with `tag`, and when it is no object, its `role`
+ * is no string or a read throws (the core then reads it itself, and
+ * reports what is wrong); else 0. One call for many messages, where the
+ * core's reads of one cost a call a field.
  */
-export function markerCandidates(history, start, tag, name, out) {
+export function markerCandidates(history, start, tag, name, roleless, out) {
   for (let i = 0; i < out.length; i++) {
     try {
-      out[i] = mayBeMarker(history[start + i], tag, name);
+      out[i] = mayBeMarker(history[start + i], tag, name, roleless);
     } catch {
       out[i] = 1;
     }
@@ -248,18 +249,22 @@ export function markerCandidates(history, start, tag, name, out) {
 /** The roles no format's marker has (NO_MARKER_ROLES in src/formats/shared.rs). */
 const NO_MARKER_ROLES = ["assistant", "tool", "model", "function"];
 
+/** The one role a marker told by its name has (NAMED_MARKER_ROLE in src/formats/shared.rs). */
+const NAMED_MARKER_ROLE = "system";
+
 /**
  * The fields are named here, as `roleName` names `role`, not passed as
  * paths: V8 reads a named field about four times faster than a field
  * whose name is a value (tests/js/boundary.test.mjs holds these to
  * `MARKER_TEXT_FIELDS`).
  */
-function mayBeMarker(message, tag, name) {
+function mayBeMarker(message, tag, name, roleless) {
   if (typeof message !== "object" || message === null || Array.isArray(message)) return 1;
   const role = message.role;
+  if (role === undefined && !roleless) return 0;
   if (role !== undefined && typeof role !== "string") return 1;
   if (NO_MARKER_ROLES.includes(role)) return 0;
-  if (message.name === name) return 1;
+  if (role === NAMED_MARKER_ROLE && message.name === name) return 1;
   if (firstTextTagged(message.content, tag) || firstTextTagged(message.parts, tag)) return 1;
   const kwargs = message.kwargs;
   return typeof kwargs === "object" && kwargs !== null && firstTextTagged(kwargs.content, tag) ? 1 : 0;

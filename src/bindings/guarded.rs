@@ -61,7 +61,14 @@ extern "C" {
     /// from `start`, by the rule's tag and name given as data (its fields
     /// are named in guarded.js).
     #[wasm_bindgen(js_name = markerCandidates)]
-    pub fn marker_candidates(history: &JsValue, start: u32, tag: &str, name: &str, out: &mut [u8]);
+    pub fn marker_candidates(
+        history: &JsValue,
+        start: u32,
+        tag: &str,
+        name: &str,
+        roleless: bool,
+        out: &mut [u8],
+    );
     #[wasm_bindgen(js_name = elementsAt)]
     fn guarded_elements_at(
         history: &JsValue,

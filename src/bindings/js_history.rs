@@ -117,13 +117,14 @@ impl Messages for JsHistory<'_> {
 
     /// In one call into JS, which reads the messages from the array itself
     /// by the same rule (`markerCandidates` in guarded.js).
-    fn marker_candidates(&self, range: Range<usize>) -> Vec<u8> {
+    fn marker_candidates(&self, range: Range<usize>, roleless: bool) -> Vec<u8> {
         let mut candidates = vec![0; range.len()];
         guarded::marker_candidates(
             self.array,
             range.start as u32,
             MARKER_OPEN,
             COMPACTION_MARKER_NAME,
+            roleless,
             &mut candidates,
         );
         candidates

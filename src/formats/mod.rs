@@ -324,6 +324,16 @@ impl Format {
         matches!(self.known_role(Some(found)), Some((_, role)) if role != Role::User)
     }
 
+    /// Whether a marker of this format may have no `role` field: a Gemini
+    /// content's is optional (a user's), a LangChain message's role is its
+    /// class or type. Every other format refuses a message with none, so
+    /// the marker search passes over one (most items of an OpenAI Responses
+    /// history: its calls, outputs and reasoning) after that one read
+    /// (`shared::may_be_marker_by_fields`).
+    pub fn marker_may_lack_role(self) -> bool {
+        matches!(self, Format::Gemini | Format::LangChain)
+    }
+
     /// Whether a message reads as a compaction marker, no further than that
     /// needs: its role, and the whole message (`view`) only when the role is
     /// one a marker can have (`shared::may_be_marker`). The effective

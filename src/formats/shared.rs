@@ -47,6 +47,12 @@ pub fn may_be_marker(role: &str) -> bool {
     matches!(role, "system" | "developer" | "user")
 }
 
+/// The one role a marker told by its `name` has: in every format that reads
+/// a `name`, the message's own `role` field, so a message with any other
+/// `role` is no marker by its name (`may_be_marker_by_fields` reads no name
+/// of it).
+pub const NAMED_MARKER_ROLE: &str = "system";
+
 /// Whether a message is a compaction marker, in any format's spelling: a
 /// system message named with the marker name (OpenAI Chat), or a system,
 /// developer or user message whose first text starts with the marker tag
@@ -54,7 +60,7 @@ pub fn may_be_marker(role: &str) -> bool {
 /// history that fits several formats finds the same markers whichever it is
 /// read as.
 pub fn is_marker(role: &str, name: Option<&str>, first_text_tagged: bool) -> bool {
-    let named = role == "system" && name == Some(COMPACTION_MARKER_NAME);
+    let named = role == NAMED_MARKER_ROLE && name == Some(COMPACTION_MARKER_NAME);
     named || (may_be_marker(role) && first_text_tagged)
 }
 
@@ -75,19 +81,25 @@ pub const MARKER_TEXT_FIELDS: &str = "content parts kwargs.content";
 pub const NO_MARKER_ROLES: &[&str] = &["assistant", "tool", "model", "function"];
 
 /// Whether a message may be a compaction marker in some format, by its
-/// fields alone: its `role` is none of `NO_MARKER_ROLES` (then nothing
-/// else of it is read), and it has the marker's `name` or the first text
+/// fields alone: it has a `role`, or `roleless` says a marker of a format
+/// still in the running may have none (`Format::marker_may_lack_role`); its
+/// `role` is none of `NO_MARKER_ROLES` (then nothing else of it is read);
+/// and it has the marker's `name` (read only when its `role` is
+/// `NAMED_MARKER_ROLE`) or the first text
 /// of one of `MARKER_TEXT_FIELDS` starts with the tag. One that is no object, has a
 /// `role` that is no string, or whose read throws, may be one: it is for
 /// the caller to read (and to refuse, as a whole read would). The effective
 /// history reads no other message (`Messages::marker_candidates`;
 /// `markerCandidates` in src/bindings/guarded.js reads the same in one call
 /// for many messages).
-pub fn may_be_marker_by_fields<N: Node>(message: &N) -> bool {
+pub fn may_be_marker_by_fields<N: Node>(message: &N, roleless: bool) -> bool {
     if message.kind() != Kind::Object {
         return true;
     }
     let role = message.field("role");
+    if !roleless && matches!(role, Ok(None)) {
+        return false;
+    }
     let broken_role = role.as_ref().map_or(true, |role| {
         role.as_ref()
             .is_some_and(|role| role.kind() != Kind::String)
@@ -98,9 +110,11 @@ pub fn may_be_marker_by_fields<N: Node>(message: &N) -> bool {
     if matches!(&role, Ok(Some(role)) if NO_MARKER_ROLES.iter().any(|name| role.text_is(name))) {
         return false;
     }
-    let named = message.field("name").map_or(true, |name| {
-        name.is_some_and(|name| name.text_is(COMPACTION_MARKER_NAME))
-    });
+    let system = matches!(&role, Ok(Some(role)) if role.text_is(NAMED_MARKER_ROLE));
+    let named = system
+        && message.field("name").map_or(true, |name| {
+            name.is_some_and(|name| name.text_is(COMPACTION_MARKER_NAME))
+        });
     named
         || MARKER_TEXT_FIELDS
             .split(' ')

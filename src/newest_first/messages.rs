@@ -34,12 +34,14 @@ pub trait Messages {
 
     /// For each message in `range`, 1 when it may be a compaction marker by
     /// its fields alone (`shared::may_be_marker_by_fields`, which answers 1
-    /// for one that cannot be read), 0 when it is none in any format.
-    fn marker_candidates(&self, range: Range<usize>) -> Vec<u8> {
+    /// for one that cannot be read), 0 when it is none in any format (any
+    /// format whose marker may lack a role, when `roleless`).
+    fn marker_candidates(&self, range: Range<usize>, roleless: bool) -> Vec<u8> {
         range
             .map(|index| {
-                self.message(index)
-                    .map_or(1, |message| u8::from(may_be_marker_by_fields(&message)))
+                self.message(index).map_or(1, |message| {
+                    u8::from(may_be_marker_by_fields(&message, roleless))
+                })
             })
             .collect()
     }

@@ -314,6 +314,9 @@ struct KnownResults {
     /// index (`Messages::marker_candidates`), read once a message with
     /// results to clear has a role a marker can have.
     candidates: Option<Vec<u8>>,
+    /// Whether a marker of a format still in the running may lack a role
+    /// (`Format::marker_may_lack_role`), for those candidates.
+    roleless: bool,
 }
 
 impl KnownResults {
@@ -380,6 +383,7 @@ impl KnownResults {
             passed: 0,
             results: Vec::new(),
             candidates: None,
+            roleless: formats.iter().any(|format| format.marker_may_lack_role()),
         })
     }
 
@@ -414,9 +418,10 @@ impl KnownResults {
                     return Answer::Nothing;
                 }
                 if role.is_some_and(|role| may_be_marker(role.role().name)) {
+                    let roleless = self.roleless;
                     let candidates = self
                         .candidates
-                        .get_or_insert_with(|| effective.marker_candidates(0..end));
+                        .get_or_insert_with(|| effective.marker_candidates(0..end, roleless));
                     if candidates.get(index).is_none_or(|&c| c != 0) {
                         return Answer::Read;
                     }

@@ -41,7 +41,7 @@ pub fn assert_same_in_every_format<N: Node>(messages: &[N]) {
                 continue;
             };
             assert!(
-                !view.is_marker || may_be_marker_by_fields(message),
+                !view.is_marker || may_be_marker_by_fields(message, format.marker_may_lack_role()),
                 "messages[{index}] reads as a marker in {} but not by its fields",
                 format.name()
             );

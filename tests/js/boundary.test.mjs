@@ -35,7 +35,7 @@ const SAFE = [
   [/^const ret = elementsAt\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, getArrayU8FromWasm0\(arg4, arg5\)\); return ret; \}$/, "calls guarded.js's elementsAt with the caller's history, views of the module's own memory and the bindings' own array of copies; it catches what it reads (the test below)"],
   [/^resultFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, arg5 !== 0, arg6, getArrayU8FromWasm0\(arg7, arg8\), arg9, arg10\); \}$/, "calls guarded.js's resultFields with the caller's history and placeholder, views of the module's own memory, a flag, a string and an array of the bindings' making; it catches what it reads (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, and arrays and objects of the bindings' making; it catches what it reads (the test below)"],
-  [/^markerCandidates\d?\(arg0, arg1 >>> 0, getStringFromWasm0\(arg2, arg3\), getStringFromWasm0\(arg4, arg5\), getArrayU8FromWasm0\(arg6, arg7\)\); \}$/, "calls guarded.js's markerCandidates with the caller's history, an index, strings of the module's own and a byte view of its memory; it catches what it reads (the test below)"],
+  [/^markerCandidates\d?\(arg0, arg1 >>> 0, getStringFromWasm0\(arg2, arg3\), getStringFromWasm0\(arg4, arg5\), arg6 !== 0, getArrayU8FromWasm0\(arg7, arg8\)\); \}$/, "calls guarded.js's markerCandidates with the caller's history, an index, strings of the module's own, a flag and a byte view of its memory; it catches what it reads (the test below)"],
   [/^const ret = jsonTape\d?\(arg0, arg1 >>> 0, arg2 >>> 0, arg3 >>> 0, arg4 >>> 0\); return ret; \}$/, "calls guarded.js's jsonTape with a caller's JSON value and numbers; it catches what it reads (the test below)"],
   [/^takeTape\d?\(arg0 >>> 0\); \}$/, "guarded.js's takeTape copies its own tape into the module's memory; it reads no caller value"],
   [/^const ret = tapeSideText\d?\(arg0 >>> 0\); return ret; \}$/, "guarded.js's tapeSideText answers a string it kept from its own array; it reads no caller value"],
@@ -132,7 +132,7 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       // a try whose catch answers 1: the core reads that message itself.
       assert.match(
         body,
-        /^  for \(let i = 0; i < out\.length; i\+\+\) \{\n    try \{\n      out\[i\] = mayBeMarker\(history\[start \+ i\], tag, name\);\n    \} catch \{\n      out\[i\] = 1;\n    \}\n  \}$/,
+        /^  for \(let i = 0; i < out\.length; i\+\+\) \{\n    try \{\n      out\[i\] = mayBeMarker\(history\[start \+ i\], tag, name, roleless\);\n    \} catch \{\n      out\[i\] = 1;\n    \}\n  \}$/,
         name,
       );
       continue;
@@ -229,7 +229,7 @@ test("markerCandidates in guarded.js reads the fields of MARKER_TEXT_FIELDS, and
   const fields = rust.match(/pub const MARKER_TEXT_FIELDS: &str = "([^"]+)";/)[1].split(" ");
   assert.ok(fields.length >= 3, fields.join(" "));
   const source = readFileSync(new URL("../../src/bindings/guarded.js", import.meta.url), "utf8");
-  const body = source.match(/^function mayBeMarker\(message, tag, name\) \{\n([\s\S]*?)\n\}$/m)[1];
+  const body = source.match(/^function mayBeMarker\(message, tag, name, roleless\) \{\n([\s\S]*?)\n\}$/m)[1];
   // Each path's first text: a field of the message, or of the field before it.
   const read = new Set([...body.matchAll(/firstTextTagged\((\w+(?:\.\w+)*), tag\)/g)].map((m) => m[1].replace(/^message\./, "")));
   assert.deepEqual([...read].sort(), [...fields].sort());
@@ -245,8 +245,19 @@ test("mayBeMarker in guarded.js passes over the roles the core says no marker ha
   assert.ok(rust && js);
   assert.deepEqual(strings(js[1]), strings(rust[1]));
   assert.ok(strings(rust[1]).length >= 3);
-  const body = source("bindings/guarded.js").match(/^function mayBeMarker\(message, tag, name\) \{\n([\s\S]*?)\n\}$/m)[1];
+  const body = source("bindings/guarded.js").match(/^function mayBeMarker\(message, tag, name, roleless\) \{\n([\s\S]*?)\n\}$/m)[1];
   assert.match(body, /if \(NO_MARKER_ROLES\.includes\(role\)\) return 0;/);
+});
+
+test("mayBeMarker in guarded.js reads a message's name only in the role the core says a named marker has", () => {
+  const source = (path) => readFileSync(new URL(`../../src/${path}`, import.meta.url), "utf8");
+  const rust = source("formats/shared.rs").match(/^pub const NAMED_MARKER_ROLE: &str = "([^"]+)";$/m);
+  const js = source("bindings/guarded.js").match(/^const NAMED_MARKER_ROLE = "([^"]+)";$/m);
+  assert.ok(rust && js);
+  assert.equal(js[1], rust[1]);
+  const body = source("bindings/guarded.js").match(/^function mayBeMarker\(message, tag, name, roleless\) \{\n([\s\S]*?)\n\}$/m)[1];
+  assert.match(body, /if \(role === NAMED_MARKER_ROLE && message\.name === name\) return 1;/);
+  assert.equal(body.match(/message\.name/g).length, 1);
 });
 
 test("roleName in guarded.js marks and finds roles by the core's own constants", () => {
