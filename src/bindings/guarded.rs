@@ -37,6 +37,9 @@ extern "C" {
     fn guarded_prototype_of(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = keys)]
     fn guarded_keys(value: &JsValue) -> JsValue;
+    /// Sets a field of an object the bindings made: no caller value read.
+    #[wasm_bindgen(js_name = setOwn)]
+    pub fn set_own(object: &JsValue, key: &JsValue, value: &JsValue);
     #[wasm_bindgen(js_name = defineData)]
     fn guarded_define_data(object: &JsValue, key: &JsValue, value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = copyObject)]

@@ -28,9 +28,6 @@ extern "C" {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Object;
 
-    /// `Reflect.set` on an object the bindings made: nothing can throw.
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn reflect_set(target: &JsValue, key: &JsValue, value: &JsValue) -> bool;
     /// The memo's map from the caller's message objects to their numbers:
     /// weak, so it keeps no message alive.
     pub type WeakMap;
@@ -78,8 +75,9 @@ pub fn object(fields: &[(&str, JsValue)]) -> Object {
     object
 }
 
-/// Sets a field of an object the bindings made. The key comes from the
-/// cache of field names: made afresh, it was a string decoded per field.
+/// Sets a field of an object the bindings made, as an object literal
+/// defines it (`setOwn` in guarded.js). The key comes from the cache of
+/// field names: made afresh, it was a string decoded per field.
 pub fn set(object: &Object, key: &str, value: &JsValue) {
-    reflect_set(object, &super::keys::key(key), value);
+    super::guarded::set_own(object, &super::keys::key(key), value);
 }

@@ -20,7 +20,6 @@ const SAFE = [
   [/^const obj = arg1; const ret = typeof obj === "(number|string)"/, "reads a primitive already known by typeof"],
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (\/\* @__PURE__ \*\/ )?new (Array|Object|Error|TypeError|RangeError|WeakMap)\((v0|arg0 >>> 0|getStringFromWasm0\(arg0, arg1\))?\);/, "a constructor of a fresh built-in"],
   [/^const ret = arg0\.(get\(arg1\)|set\(arg1, arg2\));/, "the memo's own WeakMap (the only type with get and set methods in src/bindings/own_values.rs): a WeakMap runs no caller code, and set is called only with objects"],
-  [/^const ret = Reflect\.set\(arg0, arg1, arg2\);/, "sets a field of a plain object the bindings just made (src/bindings/own_values.rs)"],
   [/^const ret = arg0\.push\(arg1\);|^arg0\[arg1 >>> 0\] = arg2;/, "writes only to arrays the bindings just made (outputs, copies, descriptions)"],
   [/^const ret = arg0\[arg1 >>> 0\];|^const ret = arg0\.length;/, "reads only arrays the engine made (Reflect.ownKeys, Object.keys) or the bindings made"],
   [/^console\.error\(getStringFromWasm0\(arg0, arg1\)\);/, "the panic hook's console.error (src/bindings/mod.rs), after a panic only"],
@@ -37,6 +36,7 @@ const SAFE = [
   [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, and arrays and objects of the bindings' making; it catches what it reads (the test below)"],
   [/^markerCandidates\d?\(arg0, arg1 >>> 0, getStringFromWasm0\(arg2, arg3\), getStringFromWasm0\(arg4, arg5\), arg6 !== 0, getArrayU8FromWasm0\(arg7, arg8\)\); \}$/, "calls guarded.js's markerCandidates with the caller's history, an index, strings of the module's own, a flag and a byte view of its memory; it catches what it reads (the test below)"],
   [/^const ret = jsonTape\d?\(arg0, arg1 >>> 0, arg2 >>> 0, arg3 >>> 0, arg4 >>> 0\); return ret; \}$/, "calls guarded.js's jsonTape with a caller's JSON value and numbers; it catches what it reads (the test below)"],
+  [/^setOwn\d?\(arg0, arg1, arg2\); \}$/, "guarded.js's setOwn sets a field of a plain object the bindings just made (src/bindings/own_values.rs); it reads no caller value"],
   [/^takeTape\d?\(arg0 >>> 0\); \}$/, "guarded.js's takeTape copies its own tape into the module's memory; it reads no caller value"],
   [/^const ret = tapeSideText\d?\(arg0 >>> 0\); return ret; \}$/, "guarded.js's tapeSideText answers a string it kept from its own array; it reads no caller value"],
   [/^writeFlagsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeFlagsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
@@ -160,17 +160,20 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       continue;
     }
     if (name === "resultFields") {
-      // A loop over the history, each message's reads and copy in one try
-      // whose catch leaves its state as it was: the core reads it itself.
-      assert.match(body, /^  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
+      // Whether it copies (no caller value read: the bindings' own array,
+      // the rule's names), then a loop over the history, each message's
+      // reads and copy in one try whose catch leaves its state as it was:
+      // the core reads it itself.
+      assert.match(body, /^  const copying = Array\.isArray\(copies\) && assignable\(outer\) && assignable\(key\);\n  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
       assert.equal(body.match(/try \{/g).length, 1, name);
       continue;
     }
     if (name === "resultParts") {
-      // The rule's names (an array of the bindings' making), then a loop
-      // over the history, each message's reads and copy in one try whose
-      // catch leaves its answer as it was: the core reads it itself.
-      assert.match(body, /^  const \[[\w, .]+\] = names;\n  const rule = \{[\w, ]+\};\n  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
+      // The rule's names (an array of the bindings' making) and whether it
+      // copies, then a loop over the history, each message's reads and copy
+      // in one try whose catch leaves its answer as it was: the core reads
+      // it itself.
+      assert.match(body, /^  const \[[\w, .]+\] = names;\n  const rule = \{[\w, ]+\};\n  const copying = Array\.isArray\(copies\) && \[[\w, ]+\]\.every\(assignable\);\n  for \(let i = 0; i < indexes\.length; i\+\+\) \{\n    try \{\n[\s\S]*\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}$/, name);
       assert.equal(body.match(/try \{/g).length, 1, name);
       continue;
     }
@@ -204,6 +207,16 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       assert.ok(callers.length > 0, name);
       const insideTheTry = ["resultFields", "resultParts", "markerCandidates", "roleName", "mayBeMarker", "partToClear", "keyedToClear", "stateToClear", "copyClearing", "isPlain"];
       assert.deepEqual(callers.filter((caller) => !insideTheTry.includes(caller)), [], name);
+      continue;
+    }
+    if (name === "assignable") {
+      // No caller value read: a look at Object.prototype, which cannot throw.
+      assert.equal(body, "  return !(key in Object.prototype);", name);
+      continue;
+    }
+    if (name === "setOwn") {
+      // Writes to an object the bindings made; reads no caller value.
+      assert.match(body, /^  if \(assignable\(key\)\) object\[key\] = value;\n  else Reflect\.defineProperty\(object, key, \{ value, writable: true, enumerable: true, configurable: true \}\);$/, name);
       continue;
     }
     if (name === "roleName") {

@@ -356,6 +356,29 @@ test("a setter on Object.prototype is never called by a copy", () => {
   }
 });
 
+test("a setter on Object.prototype named as a field pruning's copies set is never called, in any format", async () => {
+  // The copies made in JS assign that field after a spread, which such a
+  // setter would take; with one there, the module makes them itself.
+  const { readFileSync } = await import("node:fs");
+  const keys = ["content", "parts", "output", "result", "value", "errorText", "functionResponse", "response", "kwargs"];
+  for (const format of kram.MESSAGE_FORMATS) {
+    const fixture = JSON.parse(readFileSync(new URL(`../fixtures/${format}.json`, import.meta.url), "utf8"));
+    const history = Array.from({ length: 10 }, () => structuredClone(fixture)).flat();
+    const expected = JSON.stringify(kram.pruneForModel(history, CLEAR_ALL));
+    assert.notEqual(expected, JSON.stringify(history), format);
+    for (const key of keys) {
+      let called = 0;
+      Object.defineProperty(Object.prototype, key, { set() { called++; }, configurable: true });
+      try {
+        assert.equal(JSON.stringify(kram.pruneForModel(history, CLEAR_ALL)), expected, `${format}, ${key}`);
+        assert.equal(called, 0, `${format}, ${key}`);
+      } finally {
+        delete Object.prototype[key];
+      }
+    }
+  }
+});
+
 test("symbols, BigInt and functions in fields: refused at the field", () => {
   for (const bad of [Symbol("x"), 10n, () => "x"]) {
     assertAllRefuse(kram, () => withTool((m) => ({ ...m, tool_call_id: bad })), "[3].tool_call_id must be a string, got a non-JSON value");
