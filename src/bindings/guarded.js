@@ -242,13 +242,13 @@ export function roleNames(history, start, names, withContent, found) {
  * may be a compaction marker by its fields alone into `out`, as the core's
  * `shared::may_be_marker_by_fields` says: 0 when it has no `role` and not
  * `roleless`, or when its `role` is one of NO_MARKER_ROLES (nothing else of
- * it is read); else 1 when its `role` is
- * NAMED_MARKER_ROLE and its `name` is `name`, or when the first text of one
- * of the fields of `MARKER_TEXT_FIELDS` (`content`, `parts`,
- * `kwargs.content`) starts with `tag`, and when it is no object, its `role`
- * is no string or a read throws (the core then reads it itself, and
- * reports what is wrong); else 0. One call for many messages, where the
- * core's reads of one cost a call a field.
+ * it is read); else 1 when its `role` is NAMED_MARKER_ROLE and its `name`
+ * is `name`, or when the first text of one of the fields of
+ * `MARKER_TEXT_FIELDS` (`content`, `parts`, `kwargs.content`) starts with
+ * `tag`, and when it is no object, its `role` is no string or a read throws
+ * (the core then reads it itself, and reports what is wrong); else 0. One
+ * call for many messages, where the core's reads of one cost a call a
+ * field.
  */
 export function markerCandidates(history, start, tag, name, roleless, out) {
   for (let i = 0; i < out.length; i++) {
@@ -389,8 +389,9 @@ export function resultFields(history, indexes, outer, key, parts, placeholder, s
  * `defineData` make it along each path): its parts copied, and each plain
  * part to clear copied with a copy of `cleared` (`clearedError` for an
  * error) as its payload. Rust copies every message when a field the copies
- * would set cannot be assigned (`assignable`). One call for all of pruning's older AI SDK
- * messages, where the core's read of a tool message costs about forty calls.
+ * would set cannot be assigned (`assignable`). One call for all of
+ * pruning's older AI SDK messages, where the core's read of a tool message
+ * costs about forty calls.
  */
 export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies) {
   const [array, partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, typePrefix, stateKey, ...types] = names;

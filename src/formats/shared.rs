@@ -85,10 +85,10 @@ pub const NO_MARKER_ROLES: &[&str] = &["assistant", "tool", "model", "function"]
 /// still in the running may have none (`Format::marker_may_lack_role`); its
 /// `role` is none of `NO_MARKER_ROLES` (then nothing else of it is read);
 /// and it has the marker's `name` (read only when its `role` is
-/// `NAMED_MARKER_ROLE`) or the first text
-/// of one of `MARKER_TEXT_FIELDS` starts with the tag. One that is no object, has a
-/// `role` that is no string, or whose read throws, may be one: it is for
-/// the caller to read (and to refuse, as a whole read would). The effective
+/// `NAMED_MARKER_ROLE`) or the first text of one of `MARKER_TEXT_FIELDS`
+/// starts with the tag. One that is no object, has a `role` that is no
+/// string, or whose read throws, may be one: it is for the caller to read
+/// (and to refuse, as a whole read would). The effective
 /// history reads no other message (`Messages::marker_candidates`;
 /// `markerCandidates` in src/bindings/guarded.js reads the same in one call
 /// for many messages).
