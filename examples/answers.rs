@@ -31,6 +31,13 @@ fn main() {
         minimum_savings: 0.0,
         ..PruneOptions::default()
     };
+    // Protected output that runs out a few results back, so that the walk
+    // is decided among the newest messages, often inside a message whose
+    // newer results it keeps (tests/js/native-parity.test.mjs asks the same).
+    let protecting_some = PruneOptions {
+        protect_tokens: 500.0,
+        ..clear_all.clone()
+    };
     let answers: Vec<Value> = histories
         .iter()
         .map(|history| {
@@ -52,6 +59,10 @@ fn main() {
                 ),
                 "pruneForModel, clearing all": answer(
                     functions::prune_for_model(&nodes, &clear_all, None),
+                    messages,
+                ),
+                "pruneForModel, protecting 500 tokens": answer(
+                    functions::prune_for_model(&nodes, &protecting_some, None),
                     messages,
                 ),
                 "emergencyPrune": emergency,

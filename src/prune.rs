@@ -258,6 +258,11 @@ impl<'a> NewestFirstPruning<'a> {
         cleared > 0 && cleared < results.iter().filter(|result| !result.cleared).count()
     }
 
+    /// The edits of the walk so far, newest first.
+    pub fn edits_so_far(&self) -> &[Edit] {
+        &self.walk.edits
+    }
+
     pub fn decided(&self) -> bool {
         self.walk.decided(self.options)
     }

@@ -329,7 +329,8 @@ export function elementsAt(history, indexes, copies, fromCopies) {
  * string other than `placeholder` (or an array, when `parts`: content parts
  * the core clears whole), 2 `placeholder`, 0 anything else (a
  * message that is no object, or whose read throws: the core then reads it
- * itself, and reports what throws). When `copies` is an array, a message
+ * itself, and reports what throws). A state the core set to 1 before the
+ * call is of a field it has read: that field is not read again. When `copies` is an array, a message
  * answered 1 that is a plain object (and whose `outer` is) also gets its
  * copy there, at its index, with `replacement` at `key` (as `copyObject`
  * then `defineData` make it; not an object keeping LangChain's `lc_kwargs`,
@@ -347,13 +348,16 @@ export function resultFields(history, indexes, outer, key, parts, placeholder, s
       if (typeof message !== "object" || message === null) continue;
       const holder = outer === "" ? message : message[outer];
       if (typeof holder !== "object" || holder === null) continue;
-      const value = holder[key];
-      if (value === placeholder) {
-        states[i] = 2;
-        continue;
+      // A state already 1 is the core's own, from its read of the field.
+      if (states[i] !== 1) {
+        const value = holder[key];
+        if (value === placeholder) {
+          states[i] = 2;
+          continue;
+        }
+        if (typeof value !== "string" && !(parts && Array.isArray(value))) continue;
+        states[i] = 1;
       }
-      if (typeof value !== "string" && !(parts && Array.isArray(value))) continue;
-      states[i] = 1;
       if (!copying || !isPlain(message)) continue;
       const copy = { ...message };
       if (outer === "") copy[key] = replacement;

@@ -83,8 +83,9 @@ extern "C" {
     /// (the field `key`, of the message or of its field `outer`, "" for
     /// none; an array there is to be cleared when `parts`), into `states`;
     /// and, when `copies` is an array, at each index whose field is to be
-    /// cleared, a copy of that message with `replacement` there. Catches
-    /// what it calls: a read that throws answers `OTHER`, or makes no copy.
+    /// cleared, a copy of that message with `replacement` there (a state
+    /// set to `TO_CLEAR` before the call is taken as read). Catches what it
+    /// calls: a read that throws answers `OTHER`, or makes no copy.
     #[wasm_bindgen(js_name = resultFields)]
     pub fn result_fields(
         history: &JsValue,

@@ -16,7 +16,7 @@ use crate::error::InputError;
 use crate::formats::result_parts::{Payload, ResultParts};
 use crate::formats::ResultField;
 use crate::history::{COMPACTION_MARKER_NAME, MARKER_OPEN};
-use crate::newest_first::Messages;
+use crate::newest_first::{Messages, TO_CLEAR};
 
 pub struct JsHistory<'h> {
     array: &'h JsValue,
@@ -135,11 +135,15 @@ impl Messages for JsHistory<'_> {
     fn result_fields(
         &self,
         indexes: &[u32],
+        known: usize,
         field: ResultField,
         parts: bool,
         placeholder: &str,
     ) -> Vec<u8> {
         let mut states = vec![0; indexes.len()];
+        for state in states.iter_mut().take(known) {
+            *state = TO_CLEAR;
+        }
         let undefined = JsValue::UNDEFINED;
         let (replacement, copies) = match &self.replacement {
             Some(replacement) => (replacement, self.copies_for(Copied::Field(field))),

@@ -50,10 +50,13 @@ pub trait Messages {
     /// `TO_CLEAR` a string other than `placeholder` (or, with `parts`, an
     /// array: `Format::result_field_takes_parts`), `CLEARED` the
     /// placeholder, and `OTHER` anything else (the caller then reads the
-    /// message itself, and reports what a read throws).
+    /// message itself, and reports what a read throws). The first `known`
+    /// are `TO_CLEAR`, the caller has read them: their field is not read
+    /// again.
     fn result_fields(
         &self,
         indexes: &[u32],
+        known: usize,
         field: ResultField,
         parts: bool,
         placeholder: &str,
@@ -67,9 +70,10 @@ pub trait Messages {
                 _ => None,
             }
         };
-        indexes
-            .iter()
-            .map(|&index| state(index).unwrap_or(OTHER))
+        let read = indexes.iter().skip(known);
+        let states = read.map(|&index| state(index).unwrap_or(OTHER));
+        std::iter::repeat_n(TO_CLEAR, known.min(indexes.len()))
+            .chain(states)
             .collect()
     }
 

@@ -18,8 +18,10 @@
 //! Responses item's type) says which one field holds the result, that
 //! field of all such messages is read in one call once the walk is decided
 //! (`Messages::result_fields`: a text, or an array of parts where every
-//! format still in the running clears one whole). A message with results
-//! to clear that may be a marker is read with its reader.
+//! format still in the running clears one whole), and the messages the walk
+//! cleared before it was decided are copied in the same call, their field
+//! not read again. A message with results to clear that may be a marker is
+//! read with its reader.
 
 use crate::error::InputError;
 use crate::formats::result_parts::KNOWN;
@@ -125,9 +127,24 @@ fn edits_from_the_end<H: Messages + ?Sized>(
         // a one-field rule would make copies a walk that never decides
         // does not use.)
         if !in_tail && known.is_none() && (decided || !rule_tried) {
+            // Tried again only by a one-field rule, once decided: the
+            // messages it cleared by then are copied in the same call.
+            // (Not the first time: a rule of parts copies a message
+            // whole, where the walk may have kept some of its results.)
+            let cleared = match rule_tried {
+                true => pruning.edits_so_far(),
+                false => &[],
+            };
             rule_tried = true;
             let from_here = older.get(at..).unwrap_or_default();
-            known = KnownResults::read(&formats, from_here, effective, placeholder, !decided);
+            known = KnownResults::read(
+                &formats,
+                from_here,
+                cleared,
+                effective,
+                placeholder,
+                !decided,
+            );
         }
         match known
             .as_mut()
@@ -322,10 +339,16 @@ struct KnownResults {
 impl KnownResults {
     /// Finds them among `older` (newest first), and reads each one's
     /// results by the rule, all at once; `None` when `parts_only` and the
-    /// rule is one field's.
+    /// rule is one field's. The messages of a one-field rule's edits before
+    /// the walk was decided (`cleared`, newest first, all newer than
+    /// `older`) are read in the same call, for the copies that call makes,
+    /// which the module would otherwise make one call a field. (A message
+    /// with several edits is read once for each, and its copy, which makes
+    /// one edit, is not used: `made_for` in src/bindings/convert.rs.)
     fn read<H: Messages + ?Sized>(
         formats: &[Format],
         older: &[(usize, Option<Found>)],
+        cleared: &[Edit],
         effective: &H,
         placeholder: &str,
         parts_only: bool,
@@ -333,7 +356,7 @@ impl KnownResults {
         // The rule of the first role found that names one: the messages
         // read in one go are those whose role names the same.
         let mut rule = None;
-        let mut indexes = Vec::new();
+        let mut indexes: Vec<u32> = cleared.iter().map(|edit| edit.message as u32).collect();
         // Whether a role found names that rule, worked out once for each
         // (comparing rules, field names and paths, for every message was a
         // tenth of pruning a chat session).
@@ -360,7 +383,8 @@ impl KnownResults {
                 let parts = formats
                     .iter()
                     .all(|format| format.result_field_takes_parts());
-                for state in effective.result_fields(&indexes, field, parts, placeholder) {
+                let known = cleared.len();
+                for state in effective.result_fields(&indexes, known, field, parts, placeholder) {
                     answers.extend([u32::from(state), 0]);
                 }
                 Some(ReadBy::Field(ToolResult::new(
@@ -380,7 +404,7 @@ impl KnownResults {
             read_by,
             indexes,
             answers,
-            passed: 0,
+            passed: cleared.len(),
             results: Vec::new(),
             candidates: None,
             roleless: formats.iter().any(|format| format.marker_may_lack_role()),

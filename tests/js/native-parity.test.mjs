@@ -16,6 +16,8 @@ import { rng } from "../support/random.mjs";
 import { CLEAR_ALL } from "./support/hostile.mjs";
 
 const BUDGETS = [2_000, 60_000]; // as examples/answers.rs asks
+// Protected output that runs out a few results back (as examples/answers.rs asks).
+const PROTECTING_SOME = { ...CLEAR_ALL, protectTokens: 500 };
 
 function histories() {
   const out = loadRealSessions().map((session) => ({ name: session.name, messages: session.messages }));
@@ -29,6 +31,7 @@ function histories() {
   }
   out.push({ name: "texts of every ASCII byte, repeated", messages: asciiTexts() });
   out.push({ name: "JSON tool inputs and outputs: random, deep, wide and long", messages: jsonPayloads() });
+  out.push({ name: "AI SDK, three results a message, the protected output running out inside one", messages: parallelResults() });
   return out;
 }
 
@@ -63,6 +66,29 @@ function jsonPayloads() {
     messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: id, toolName: "tool", output: { type: "json", value: payload } }] });
   });
   messages.push({ role: "assistant", content: "Done." });
+  return messages;
+}
+
+/**
+ * AI SDK turns of three tool calls whose three results carry about 200
+ * tokens each: with 500 tokens protected, the walk back past the newest
+ * turn keeps the newest two results of the tool message before it and
+ * clears its oldest, so that one message has results both kept and
+ * cleared (a copy that cleared all of them would be wrong, and was, in a
+ * build that tried).
+ */
+function parallelResults() {
+  const messages = [{ role: "user", content: "Read every file of the project." }];
+  for (let step = 0; step < 40; step++) {
+    const ids = [0, 1, 2].map((n) => `call_${step}_${n}`);
+    if (step > 0) messages.push({ role: "user", content: "Go on." });
+    messages.push({ role: "assistant", content: ids.map((id) => ({ type: "tool-call", toolCallId: id, toolName: "read", input: { path: `${id}.ts` } })) });
+    messages.push({
+      role: "tool",
+      content: ids.map((id) => ({ type: "tool-result", toolCallId: id, toolName: "read", output: { type: "text", value: `export const ${id} = 1;\n`.repeat(18) } })),
+    });
+  }
+  messages.push({ role: "assistant", content: "Read them all." });
   return messages;
 }
 
@@ -119,6 +145,7 @@ test("every history function answers through the boundary as it does natively", 
       effectiveHistory: answer(() => effectiveHistory(messages)),
       pruneForModel: answer(() => pruneForModel(messages)),
       "pruneForModel, clearing all": answer(() => pruneForModel(messages, CLEAR_ALL)),
+      "pruneForModel, protecting 500 tokens": answer(() => pruneForModel(messages, PROTECTING_SOME)),
       emergencyPrune: BUDGETS.map((budget) => answer(() => emergencyPrune(messages, budget))),
     };
     for (const [fn, expected] of Object.entries(native[i])) {
