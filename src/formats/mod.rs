@@ -334,6 +334,12 @@ impl Format {
         matches!(self, Format::Gemini | Format::LangChain)
     }
 
+    /// Whether a marker of any of `formats` (those still in the running)
+    /// may have no `role` field: the `roleless` of the marker search.
+    pub fn any_marker_may_lack_role(formats: &[Format]) -> bool {
+        formats.iter().any(|format| format.marker_may_lack_role())
+    }
+
     /// Whether a message reads as a compaction marker, no further than that
     /// needs: its role, and the whole message (`view`) only when the role is
     /// one a marker can have (`shared::may_be_marker`). The effective

@@ -61,7 +61,7 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
         return None; // the instructions may go on past the probe
     }
     let mut formats = runs.formats();
-    let roleless = formats.iter().any(|format| format.marker_may_lack_role());
+    let roleless = Format::any_marker_may_lack_role(&formats);
     // The marker is never among the instructions, so the newest one after
     // the probe, or else the probe's, is where the effective history starts.
     let candidates = codes_from_the_end(LEADING_PROBE..all.len(), |window| {

@@ -332,7 +332,7 @@ struct KnownResults {
     /// results to clear has a role a marker can have.
     candidates: Option<Vec<u8>>,
     /// Whether a marker of a format still in the running may lack a role
-    /// (`Format::marker_may_lack_role`), for those candidates.
+    /// (`Format::any_marker_may_lack_role`), for those candidates.
     roleless: bool,
 }
 
@@ -407,7 +407,7 @@ impl KnownResults {
             passed: cleared.len(),
             results: Vec::new(),
             candidates: None,
-            roleless: formats.iter().any(|format| format.marker_may_lack_role()),
+            roleless: Format::any_marker_may_lack_role(formats),
         })
     }
 
