@@ -37,15 +37,26 @@ async function step(name, work) {
 
 const { version } = JSON.parse(readFileSync(at("pkg", "package.json"), "utf8"));
 
-// `-Zlocation-detail=none` leaves out the file, line and column of every
-// place the module could panic: 970 bytes of the gzipped budget, which the
-// speed work needed. A panic (a bug) then reaches the console with its
-// message alone (src/bindings/mod.rs). It is an unstable flag, which the
-// machine's stable Rust accepts with RUSTC_BOOTSTRAP, as scripts/fuzz.sh's
-// flags are; native builds (the tests, the fuzzer) keep every place.
-const wasmFlags = { RUSTC_BOOTSTRAP: "1", CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: "-Zlocation-detail=none" };
+// The module's std is built here from Rust's sources (`-Zbuild-std`, the
+// rust-src component scripts/setup.sh adds) with `-Cpanic=immediate-abort`:
+// a panic (a bug: bad input is refused by checks) is then the bare trap
+// `RuntimeError: unreachable`, with none of std's panic machinery (its
+// handler, hook, payloads and their formatting): 2.7 KB of the gzipped
+// budget, which the speed work needed. `-Zlocation-detail=none` leaves out
+// the file, line and column of every place that could panic. Both are
+// unstable flags, which the machine's stable Rust accepts with
+// RUSTC_BOOTSTRAP, as scripts/fuzz.sh's flags are; native builds (the
+// tests, the fuzzer) keep the panic's message and place.
+const wasmFlags = {
+  RUSTC_BOOTSTRAP: "1",
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS: "-Zlocation-detail=none -Zunstable-options -Cpanic=immediate-abort",
+};
 await step("cargo", () =>
-  run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib"], wasmFlags),
+  run(
+    "cargo",
+    ["build", "--release", "--target", "wasm32-unknown-unknown", "--lib", "-Zbuild-std=std,panic_abort"],
+    wasmFlags,
+  ),
 );
 const rawWasm = at("target", "wasm32-unknown-unknown", "release", `${crate}.wasm`);
 

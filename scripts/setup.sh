@@ -2,7 +2,8 @@
 # Installs what is missing; a no-op in a second or two when everything is
 # there.
 #   bash scripts/setup.sh build   what the build and the CLI need (npm start):
-#                                 the wasm target, wasm-bindgen-cli, npm ci
+#                                 the wasm target, rust-src,
+#                                 wasm-bindgen-cli, npm ci
 #   bash scripts/setup.sh         that, and what only the tests need (npm
 #                                 test): AI SDK 4 in tests/ai-v4, cargo-fuzz
 #                                 and Debian's chromium
@@ -17,6 +18,13 @@ only_build=false
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
+fi
+
+# Rust's own sources, from which the build compiles the module's std
+# (scripts/build.mjs says why).
+if ! rustup component list --installed | grep -qx rust-src; then
+  say "adding the rust-src component"
+  rustup component add rust-src
 fi
 
 # wasm-bindgen-cli at exactly the version of the wasm-bindgen crate the build

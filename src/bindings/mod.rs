@@ -26,18 +26,11 @@ use wasm_bindgen::prelude::*;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-/// Runs once when the module is instantiated: a Rust panic (a bug: bad
-/// input is refused by checks) then reaches the console with its message
-/// instead of a bare "unreachable". Written here rather than taken from
-/// console_error_panic_hook, whose stack capture cost 1 KB gzipped. The
-/// module is built with no panic's place (`-Zlocation-detail=none` in
-/// scripts/build.mjs), so the message is all there is to print.
-/// It also tells `guarded.js` where to write the kinds of the fields it reads.
+/// Runs once when the module is instantiated: tells `guarded.js` where to
+/// write the kinds of the fields it reads. (No panic hook: the module is
+/// built so that a panic, a bug, is the bare trap `RuntimeError:
+/// unreachable`; scripts/build.mjs says why.)
 #[wasm_bindgen(start)]
 pub fn start() {
     guarded::watch_flags();
-    std::panic::set_hook(Box::new(|info| {
-        let message = info.payload_as_str().unwrap_or("a panic");
-        own_values::console_error(&format!("kram-compaction: {message}"));
-    }));
 }

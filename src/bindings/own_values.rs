@@ -9,10 +9,6 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
-    /// `console.error`, for the panic hook only.
-    #[wasm_bindgen(js_namespace = console, js_name = error)]
-    pub fn console_error(message: &str);
-
     pub type Array;
     /// `new Array(length)`: every slot a hole until set.
     #[wasm_bindgen(constructor)]

@@ -22,7 +22,6 @@ const SAFE = [
   [/^const ret = arg0\.(get\(arg1\)|set\(arg1, arg2\));/, "the memo's own WeakMap (the only type with get and set methods in src/bindings/own_values.rs): a WeakMap runs no caller code, and set is called only with objects"],
   [/^const ret = arg0\.push\(arg1\);|^arg0\[arg1 >>> 0\] = arg2;/, "writes only to arrays the bindings just made (outputs, copies, descriptions)"],
   [/^const ret = arg0\[arg1 >>> 0\];|^const ret = arg0\.length;/, "reads only arrays the engine made (Reflect.ownKeys, Object.keys) or the bindings made"],
-  [/^console\.error\(getStringFromWasm0\(arg0, arg1\)\);/, "the panic hook's console.error (src/bindings/mod.rs), after a panic only"],
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?throw new Error\((v0|getStringFromWasm0\(arg0, arg1\))\);/, "wasm-bindgen's own internal errors (an exhausted externref table, a class instance re-entered); never a caller's value"],
   [/^const ret = typeof (globalThis|global|self|window) === "undefined"/, "reads a global binding"],
   [/^const ret = String\(arg1\); const ptr1 = passStringToWasm0\(ret, wasm\d?\.__wbindgen_malloc, wasm\d?\.__wbindgen_realloc\);/, "String of a number (src/bindings/strings.rs, string_of_number takes an f64): prints it, and runs no code of the caller's"],
