@@ -130,6 +130,18 @@ pub trait Node: Sized {
     /// The own enumerable string keys of an object, in order.
     fn keys(&self) -> Result<Vec<String>, String>;
 
+    /// Where an object has exactly one own enumerable string key, its index
+    /// in `names`; `None` for another key, or another number of them, or a
+    /// value that is no object. A result's payload keyed by its output or
+    /// its error is told so, and the bindings answer it in one call, without
+    /// copying every key into Rust (`keys`).
+    fn only_key_of(&self, names: [&str; 2]) -> Result<Option<usize>, String> {
+        Ok(match self.keys()?.as_slice() {
+            [only] => names.iter().position(|name| name == only),
+            _ => None,
+        })
+    }
+
     fn number(&self) -> Option<f64>;
 
     /// The value of a boolean, `None` for anything else.

@@ -97,6 +97,13 @@ impl Node for JsNode {
         Ok(items(&keys).filter_map(|key| key.as_string()).collect())
     }
 
+    fn only_key_of(&self, [first, second]: [&str; 2]) -> Result<Option<usize>, String> {
+        let [first, second] = [super::keys::key(first), super::keys::key(second)];
+        let at = guarded::only_key_of(&self.0, &first, &second)
+            .map_err(|thrown| describe_thrown(&thrown))?;
+        Ok(usize::try_from(at).ok())
+    }
+
     fn number(&self) -> Option<f64> {
         self.0.as_f64()
     }

@@ -121,6 +121,12 @@ function guarded(operation) {
 export const ownProperty = guarded(Reflect.getOwnPropertyDescriptor);
 export const prototypeOf = guarded(Reflect.getPrototypeOf);
 export const keys = guarded(Object.keys);
+/** 0 when the one own enumerable string key of an object that has exactly one is `first`, 1 when it is `second`, else -1 (`Node::only_key_of`). */
+export const onlyKeyOf = guarded((value, first, second) => {
+  const keys = Object.keys(value);
+  if (keys.length !== 1) return -1;
+  return keys[0] === first ? 0 : keys[0] === second ? 1 : -1;
+});
 export const construct = guarded((constructor, fields) => Reflect.construct(constructor, [fields]));
 
 /**

@@ -37,6 +37,8 @@ extern "C" {
     fn guarded_prototype_of(value: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = keys)]
     fn guarded_keys(value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = onlyKeyOf)]
+    fn guarded_only_key_of(value: &JsValue, first: &JsValue, second: &JsValue) -> f64;
     /// Sets a field of an object the bindings made: no caller value read.
     #[wasm_bindgen(js_name = setOwn)]
     pub fn set_own(object: &JsValue, key: &JsValue, value: &JsValue);
@@ -274,6 +276,17 @@ pub fn prototype_of(value: &JsValue) -> Result<JsValue, JsValue> {
 /// `Object.keys`: own enumerable string keys; runs a Proxy's traps.
 pub fn object_keys(value: &JsValue) -> Result<Array, JsValue> {
     checked(guarded_keys(value)).map(JsCast::unchecked_into)
+}
+
+/// `Node::only_key_of` (`onlyKeyOf` in guarded.js): 0 when the one own
+/// enumerable string key of an object that has exactly one is `first`, 1
+/// when it is `second`, else -1; runs a Proxy's traps as `Object.keys` does.
+pub fn only_key_of(value: &JsValue, first: &JsValue, second: &JsValue) -> Result<i32, JsValue> {
+    let at = guarded_only_key_of(value, first, second);
+    if took_throw() {
+        return Err(take_thrown());
+    }
+    Ok(at as i32)
 }
 
 /// Sets an own, enumerable, writable data property: never a setter on the

@@ -303,11 +303,10 @@ fn function_response<N: Node>(
         return Err(reader.type_error(&payload_field, "an object", payload.kind()));
     }
     let (output, error) = RESULT_PARTS.keyed_keys();
-    let keys = payload.keys().unwrap_or_default();
-    let only_key = (keys.len() == 1).then(|| keys[0].as_str());
+    let keyed_by = [output, error];
+    let only_key = payload.only_key_of(keyed_by).ok().flatten();
     let single_text = only_key
-        .filter(|key| *key == output || *key == error)
-        .and_then(|key| payload.field(key).ok().flatten())
+        .and_then(|at| payload.field(keyed_by[at]).ok().flatten())
         .filter(|value| value.kind() == Kind::String);
     let (payload_milli, cleared) = match single_text {
         Some(text) => reader.payload(&text),

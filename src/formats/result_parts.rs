@@ -313,9 +313,10 @@ impl ResultParts {
             return None;
         }
         let (output, error) = self.keyed_keys();
-        if let [only] = payload.keys().ok()?.as_slice() {
-            let value = payload.field(only).ok()?;
-            if (only == output || only == error) && value.is_some_and(|v| v.text_is(placeholder)) {
+        let keyed_by = [output, error];
+        if let Some(only) = payload.only_key_of(keyed_by).ok()? {
+            let value = payload.field(keyed_by[only]).ok()?;
+            if value.is_some_and(|v| v.text_is(placeholder)) {
                 return Some(None);
             }
         }
