@@ -383,17 +383,22 @@ export function resultFields(history, indexes, outer, key, parts, placeholder, s
  * For each message of `history` at `indexes` (a Uint32Array), which of its
  * parts hold a tool result to clear, as the core's `ResultParts::to_clear`
  * (src/formats/result_parts.rs) says, following the same steps over JS
- * values. Two numbers a message go into `answers`: bit i for the part at i,
- * with bit 31 set (that bit alone when the parts' field is text), or 0 when
- * the rule cannot say (the core then reads that message itself, and reports
- * what is wrong or throws); then which of those parts report an error.
+ * values. Three numbers a message go into `answers`: bit i for the part at
+ * i, with bit 31 set (that bit alone when the parts' field is text), or 0
+ * when the rule cannot say (the core then reads that message itself, and
+ * reports what is wrong or throws); then which of those parts report an
+ * error; then, when `payloads` is an array and each of those parts has a
+ * payload the core estimates as it is (`toEstimate`), bit 31 set and the
+ * bits of those estimated as JSON: their payloads are pushed to
+ * `payloads`, in order, for the core to estimate there without reading
+ * the message again (`Messages::recorded_payload`).
  * The rule comes as data: `names` are its field names (the parts' array, a
  * result part's type, its call id, its payload, the payload's value, the
  * field that keeps a part whole, the field that makes a part a result when
  * it has no type, a keyed payload's output and error keys) and then the
  * payload types it clears, and `kinds` what each of those holds (1: its
- * value is text, 2: it reports an error), then what an untagged payload
- * may be (`Untagged`'s code).
+ * value is text, 2: it reports an error, 4: its value is any JSON value),
+ * then what an untagged payload may be (`Untagged`'s code).
  * When `copies` is an array, a plain message with parts to clear also gets
  * its copy there, at its index (as `copyObject`, `copyArray` and
  * `defineData` make it along each path): its parts copied, and each plain
@@ -403,17 +408,21 @@ export function resultFields(history, indexes, outer, key, parts, placeholder, s
  * pruning's older AI SDK messages, where the core's read of a tool message
  * costs about forty calls.
  */
-export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies) {
+export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies, payloads) {
   const [array, partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, typePrefix, stateKey, ...types] = names;
   const rule = { partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, typePrefix, stateKey, types, kinds, placeholder };
   const copying = Array.isArray(copies) && [array, resultKey, payload, valueKey].every(assignable);
+  const recording = Array.isArray(payloads);
+  // What partToClear finds to estimate in each part (this call's own: a
+  // getter that runs another history function makes that call's).
+  const seen = { payload: NO_PAYLOAD, asJson: false };
   for (let i = 0; i < indexes.length; i++) {
     try {
       const message = history[indexes[i]];
       if (typeof message !== "object" || message === null) continue;
       const parts = message[array];
       if (typeof parts === "string") {
-        answers[2 * i] = 0x80000000; // text alone: no parts
+        answers[3 * i] = 0x80000000; // text alone: no parts
         continue;
       }
       if (!Array.isArray(parts) || parts.length > 31) continue;
@@ -421,19 +430,30 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
       let toClear = 0;
       let reportErrors = 0;
       let known = true;
+      // The payloads to estimate, and which of them as JSON.
+      const found = [];
+      let asJson = 0;
       for (let p = 0; p < read.length; p++) {
         read[p] = parts[p];
-        const found = partToClear(read[p], rule);
-        if (found < 0) {
+        const answer = partToClear(read[p], rule, seen);
+        if (answer < 0) {
           known = false;
           break;
         }
-        if (found & 1) toClear |= 1 << p;
-        if (found & 2) reportErrors |= 1 << p;
+        if (answer & 1) {
+          toClear |= 1 << p;
+          found.push(seen.payload);
+          if (seen.asJson) asJson |= 1 << p;
+        }
+        if (answer & 2) reportErrors |= 1 << p;
       }
       if (!known) continue;
-      answers[2 * i] = 0x80000000 | toClear;
-      answers[2 * i + 1] = reportErrors;
+      answers[3 * i] = 0x80000000 | toClear;
+      answers[3 * i + 1] = reportErrors;
+      if (recording && toClear !== 0 && !found.includes(NO_PAYLOAD)) {
+        for (let f = 0; f < found.length; f++) payloads.push(found[f]);
+        answers[3 * i + 2] = 0x80000000 | asJson;
+      }
       if (toClear === 0 || !copying || !isPlain(message)) continue;
       const copy = copyClearing(message, array, read, toClear, reportErrors, rule, cleared, clearedError);
       if (copy !== undefined) copies[indexes[i]] = copy;
@@ -449,7 +469,8 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
  * a payload kept as it is, or cleared already), 1 a result to clear, 3 one
  * that reports an error.
  */
-function partToClear(part, rule) {
+function partToClear(part, rule, seen) {
+  seen.payload = NO_PAYLOAD;
   if (!isObject(part)) return -1;
   // The object that holds the result: the part, or its `resultKey`.
   let result = part;
@@ -463,7 +484,7 @@ function partToClear(part, rule) {
     if (!isObject(result)) return -1;
   }
   if (rule.idKey !== "" && typeof result[rule.idKey] !== "string") return -1;
-  if (rule.stateKey !== "") return stateToClear(result, rule);
+  if (rule.stateKey !== "") return stateToClear(result, rule, seen);
   const output = result[rule.payload];
   if (rule.types.length === 0) {
     // The payload is the value (ResultParts::untagged in src/formats/result_parts.rs).
@@ -472,8 +493,14 @@ function partToClear(part, rule) {
     const json = rule.kinds[0] === 1;
     if (rule.keptIf !== "" && part[rule.keptIf] !== undefined) return 0;
     if (output === undefined) return json ? -1 : 0;
-    if (rule.kinds[0] === 2) return keyedToClear(output, rule);
-    if (typeof output === "string") return output === rule.placeholder ? 0 : 1;
+    if (rule.kinds[0] === 2) return keyedToClear(output, rule, seen);
+    if (typeof output === "string") {
+      if (output === rule.placeholder) return 0;
+      toEstimate(seen, output, false);
+      return 1;
+    }
+    // (An array of content blocks is estimated by the core's reader.)
+    if (json) toEstimate(seen, output, true);
     return json || Array.isArray(output) ? 1 : -1;
   }
   if (typeof output !== "object" || output === null || Array.isArray(output)) return -1;
@@ -485,6 +512,10 @@ function partToClear(part, rule) {
     const value = output[rule.valueKey];
     if (typeof value !== "string") return -1;
     if (value === rule.placeholder) return 0;
+    toEstimate(seen, value, false);
+  } else if (rule.kinds[at] & 4) {
+    const value = output[rule.valueKey];
+    if (value !== undefined) toEstimate(seen, value, true);
   }
   return rule.kinds[at] & 2 ? 3 : 1;
 }
@@ -494,10 +525,14 @@ function partToClear(part, rule) {
  * Gemini `response`): 0 when its one key is either and holds the
  * placeholder, 3 when it has the error's key but not the output's, else 1.
  */
-function keyedToClear(output, rule) {
+function keyedToClear(output, rule, seen) {
   if (!isObject(output)) return -1;
   const keys = Object.keys(output);
-  if (keys.length === 1 && (keys[0] === rule.outputKey || keys[0] === rule.errorKey) && output[keys[0]] === rule.placeholder) return 0;
+  const only = keys.length === 1 && (keys[0] === rule.outputKey || keys[0] === rule.errorKey) ? output[keys[0]] : undefined;
+  if (only !== undefined && only === rule.placeholder) return 0;
+  // One text under the output's or the error's key is estimated as text,
+  // else the whole payload as JSON.
+  toEstimate(seen, typeof only === "string" ? only : output, typeof only !== "string");
   return output[rule.errorKey] !== undefined && output[rule.outputKey] === undefined ? 3 : 1;
 }
 
@@ -507,7 +542,7 @@ function keyedToClear(output, rule) {
  * or the placeholder; -1 for a state, or a text, that is no string; else 1,
  * or 3 for a state that reports an error, its payload under `valueKey`.
  */
-function stateToClear(result, rule) {
+function stateToClear(result, rule, seen) {
   const state = result[rule.stateKey];
   if (typeof state !== "string") return -1;
   const at = rule.types.indexOf(state);
@@ -516,7 +551,22 @@ function stateToClear(result, rule) {
   const payload = result[error ? rule.valueKey : rule.payload];
   if (payload === undefined || payload === rule.placeholder) return 0;
   if (typeof payload !== "string" && rule.kinds[at] & 1) return -1;
+  toEstimate(seen, payload, typeof payload !== "string");
   return error ? 3 : 1;
+}
+
+/**
+ * What `partToClear` finds to estimate in a part, into `seen` (one for each
+ * `resultParts` call): the value, and whether the core estimates it as
+ * JSON (else as text), as the format's reader of a result part does
+ * (`Format::result_of_part`); it stays NO_PAYLOAD where the reader does
+ * more than that (an array of content blocks).
+ */
+const NO_PAYLOAD = Symbol("no payload");
+
+function toEstimate(seen, value, asJson) {
+  seen.payload = value;
+  seen.asJson = asJson;
 }
 
 function isObject(value) {

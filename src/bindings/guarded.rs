@@ -104,8 +104,10 @@ extern "C" {
     /// a rule given as data (`names`, `kinds`: see `JsHistory::result_parts`),
     /// into `answers`; and, when `copies` is an array, at each index with
     /// parts to clear, a copy of that message with a copy of `cleared` (or
-    /// `cleared_error`) as each one's payload. Catches what it calls: a read
-    /// that throws answers 0, or makes no copy.
+    /// `cleared_error`) as each one's payload; and, when `payloads` is an
+    /// array, the payloads to estimate pushed there
+    /// (`Messages::recorded_payload`). Catches what it calls: a read that
+    /// throws answers 0, or makes no copy.
     #[wasm_bindgen(js_name = resultParts)]
     pub fn result_parts(
         history: &JsValue,
@@ -117,6 +119,7 @@ extern "C" {
         cleared: &JsValue,
         cleared_error: &JsValue,
         copies: &JsValue,
+        payloads: &JsValue,
     );
     /// `Node::first_field_of`: the index in `keys` of the first field of
     /// `target` that is not undefined, or -1. A read that throws counts as

@@ -31,6 +31,9 @@ pub struct JsHistory<'h> {
     /// made for; made by the first call, so a read that never asks makes
     /// none.
     copies: OnceCell<(Array, Copied)>,
+    /// The payloads `result_parts` recorded, to be estimated
+    /// (`Messages::recorded_payload`).
+    payloads: OnceCell<Array>,
 }
 
 /// What the copies of cleared messages were made for: the field a
@@ -53,6 +56,7 @@ impl<'h> JsHistory<'h> {
             all: OnceCell::new(),
             replacement: None,
             copies: OnceCell::new(),
+            payloads: OnceCell::new(),
         })
     }
 
@@ -171,8 +175,9 @@ impl Messages for JsHistory<'_> {
         indexes: &[u32],
         rule: &'static ResultParts,
         placeholder: &str,
+        payloads: bool,
     ) -> Vec<u32> {
-        let mut answers = vec![0; 2 * indexes.len()];
+        let mut answers = vec![0; 3 * indexes.len()];
         let (output_key, error_key) = rule.keyed_keys();
         let fields = [
             rule.array,
@@ -194,9 +199,20 @@ impl Messages for JsHistory<'_> {
         .collect();
         // Each type's code, then what an untagged payload may be.
         let kinds: Vec<u8> = (rule.types.iter())
-            .map(|&(_, payload, error)| u8::from(payload == Payload::Text) | u8::from(error) << 1)
+            .map(|&(_, payload, error)| {
+                u8::from(payload == Payload::Text)
+                    | u8::from(error) << 1
+                    | u8::from(payload == Payload::Json) << 2
+            })
             .chain([rule.untagged as u8])
             .collect();
+        let recorded = match payloads {
+            true => self
+                .payloads
+                .get_or_init(|| Array::new_with_length(0))
+                .as_ref(),
+            false => &JsValue::UNDEFINED,
+        };
         let undefined = JsValue::UNDEFINED;
         let (cleared, cleared_error, copies) = match &self.replacement {
             Some(placeholder) => (
@@ -216,8 +232,14 @@ impl Messages for JsHistory<'_> {
             &cleared,
             &cleared_error,
             copies,
+            recorded,
         );
         answers
+    }
+
+    fn recorded_payload(&self, at: usize) -> Option<JsNode> {
+        let (payload, _) = guarded::get_index(self.payloads.get()?, at as u32).ok()?;
+        Some(JsNode(payload))
     }
 
     fn forget_copy(&self, index: usize) {

@@ -94,6 +94,9 @@ pub struct ResultParts {
 pub const UNKNOWN: (u32, u32) = (0, 0);
 /// Set in every other answer of `ResultParts::to_clear`.
 pub const KNOWN: u32 = 1 << 31;
+/// Set in `Messages::result_parts`' third number of a message whose
+/// payloads were recorded (`Messages::recorded_payload`).
+pub const RECORDED: u32 = 1 << 31;
 /// The parts a message may have for `to_clear` to answer: one bit each.
 pub const MOST_PARTS: usize = 31;
 

@@ -78,22 +78,33 @@ pub trait Messages {
     }
 
     /// For each message at `indexes`, `ResultParts::to_clear` of it by
-    /// `rule`, as two numbers in a row: which of its parts hold a result to
-    /// clear, and which of those report an error.
+    /// `rule`, as three numbers in a row: which of its parts hold a result
+    /// to clear, which of those report an error, and, when `payloads`, with
+    /// `RECORDED` set, which of them `recorded_payload` gives to be
+    /// estimated as JSON (0 when it gives none: their format's reader of a
+    /// result part then reads them).
     fn result_parts(
         &self,
         indexes: &[u32],
         rule: &'static ResultParts,
         placeholder: &str,
+        _payloads: bool,
     ) -> Vec<u32> {
-        let mut answers = Vec::with_capacity(2 * indexes.len());
+        let mut answers = Vec::with_capacity(3 * indexes.len());
         for &index in indexes {
             let (clear, errors) = self
                 .message(index as usize)
                 .map_or(UNKNOWN, |message| rule.to_clear(&message, placeholder));
-            answers.extend([clear, errors]);
+            answers.extend([clear, errors, 0]);
         }
         answers
+    }
+
+    /// The payload `result_parts` recorded at `at` (counting every result
+    /// to clear of the messages it recorded some of, in their order), to be
+    /// estimated as the format's reader of a result part estimates it.
+    fn recorded_payload(&self, _at: usize) -> Option<Self::Node> {
+        None
     }
 
     /// Forgets the copy `result_parts` made of the message at `index`,

@@ -12,8 +12,10 @@
 //! messages), every older message is read for its parts alone, by the rule
 //! the format's reader reads them by (`ResultParts`), in one call
 //! (`Messages::result_parts`) once the tail is passed: a message with no
-//! results to clear is read no further, and one with some is read for
-//! their sizes until the walk is decided, each from its part alone
+//! results to clear is read no further, and one with some is estimated
+//! until the walk is decided from the payloads that call recorded
+//! (`Messages::recorded_payload`: a text or a JSON value, as the format's
+//! reader of a result part estimates it), else each from its part alone
 //! (`Format::result_of_part`). Where the name (or an OpenAI
 //! Responses item's type) says which one field holds the result, that
 //! field of all such messages is read in one call once the walk is decided
@@ -24,7 +26,7 @@
 //! read with its reader.
 
 use crate::error::InputError;
-use crate::formats::result_parts::KNOWN;
+use crate::formats::result_parts::{KNOWN, RECORDED};
 use crate::formats::shared::may_be_marker;
 use crate::formats::{read_history, Format, MessageReader, Reading};
 use crate::formats::{ResultField, ResultParts};
@@ -152,14 +154,18 @@ fn edits_from_the_end<H: Messages + ?Sized>(
         {
             None | Some(Answer::Read) => {}
             Some(Answer::Nothing) => continue,
-            Some(Answer::Clear(results)) if decided => {
+            Some(Answer::Clear(results, _)) if decided => {
                 pruning.walk_older(index, false, results);
                 continue;
             }
-            // Its results' estimates are needed: each read from its part
-            // alone where the format can, else with the whole message below.
-            Some(Answer::Clear(results)) => {
-                if let Some(results) = results_by_part(&formats, effective, results, &reader) {
+            // Its results' estimates are needed: each from its recorded
+            // payload, or read from its part alone where the format can,
+            // else with the whole message below.
+            Some(Answer::Clear(results, recorded)) => {
+                let estimated = recorded
+                    .and_then(|recorded| results_recorded(effective, results, recorded, &reader))
+                    .or_else(|| results_by_part(&formats, effective, results, &reader));
+                if let Some(results) = estimated {
                     walk_read_results(&mut pruning, effective, index, false, &results);
                     continue;
                 }
@@ -248,6 +254,41 @@ fn results_by_part<H: Messages + ?Sized>(
     Some(results)
 }
 
+/// The results the rule found (`found`, whose estimates it does not know),
+/// each with the estimate of the payload the rule recorded for it
+/// (`Messages::recorded_payload`), as the format's reader of a result part
+/// estimates it: as JSON, or as text (`MessageReader::payload`). `None`
+/// when a payload cannot be had, or a text is the placeholder after all.
+fn results_recorded<H: Messages + ?Sized>(
+    effective: &H,
+    found: &[ToolResult],
+    recorded: Recorded,
+    reader: &MessageReader,
+) -> Option<Vec<ToolResult>> {
+    let mut results = Vec::with_capacity(found.len());
+    for (nth, result) in found.iter().enumerate() {
+        let [PathStep::Key(_), PathStep::Index(part), ..] = *result.path else {
+            return None;
+        };
+        let payload = effective.recorded_payload(recorded.first + nth)?;
+        let as_json = recorded.as_json.checked_shr(part as u32).unwrap_or(0) & 1;
+        let milli = match as_json {
+            1 => reader.json_milli(&payload),
+            _ => match reader.payload(&payload) {
+                (_, true) => return None,
+                (milli, false) => milli,
+            },
+        };
+        results.push(ToolResult::new(
+            result.path,
+            milli,
+            false,
+            result.replacement,
+        ));
+    }
+    Some(results)
+}
+
 /// The one result of the message at `index`, with its estimate, when its
 /// role's name says in every format still in the running that it is the
 /// string of one field (`Format::result_field_by_name`), and that field is
@@ -307,8 +348,18 @@ enum Answer<'a> {
     Read,
     /// It has no result to clear.
     Nothing,
-    /// These are its results, none cleared yet.
-    Clear(&'a [ToolResult]),
+    /// These are its results, none cleared yet, and where their payloads
+    /// were recorded, if they were.
+    Clear(&'a [ToolResult], Option<Recorded>),
+}
+
+/// Where the payloads of a message's results were recorded
+/// (`Messages::recorded_payload`): the first one's place, and which of its
+/// parts are estimated as JSON (by the part's bit).
+#[derive(Clone, Copy)]
+struct Recorded {
+    first: usize,
+    as_json: u32,
 }
 
 /// The older messages whose role's name says, in every format still in the
@@ -319,12 +370,15 @@ struct KnownResults {
     read_by: Option<ReadBy>,
     /// Their indexes, newest first, as the older messages are walked.
     indexes: Vec<u32>,
-    /// What the history answered for each, two numbers in a row: a
-    /// `result_fields` state and 0, or the parts to clear and which of
-    /// them report an error (`Messages::result_parts`).
+    /// What the history answered for each, three numbers in a row: a
+    /// `result_fields` state and two zeros, or the parts to clear, which of
+    /// them report an error, and whether and how their payloads were
+    /// recorded (`Messages::result_parts`).
     answers: Vec<u32>,
     /// How many of them the walk has passed.
     passed: usize,
+    /// How many payloads the messages it has passed recorded.
+    payloads_passed: usize,
     /// The results of the message last answered by the parts.
     results: Vec<ToolResult>,
     /// Whether each older message may be a marker by its fields, by its
@@ -385,7 +439,7 @@ impl KnownResults {
                     .all(|format| format.result_field_takes_parts());
                 let known = cleared.len();
                 for state in effective.result_fields(&indexes, known, field, parts, placeholder) {
-                    answers.extend([u32::from(state), 0]);
+                    answers.extend([u32::from(state), 0, 0]);
                 }
                 Some(ReadBy::Field(ToolResult::new(
                     field.path(),
@@ -395,7 +449,8 @@ impl KnownResults {
                 )))
             }
             Some(ResultRule::Parts(parts)) => {
-                answers = effective.result_parts(&indexes, parts, placeholder);
+                // Their payloads too, while the walk still needs estimates.
+                answers = effective.result_parts(&indexes, parts, placeholder, parts_only);
                 Some(ReadBy::Parts(parts))
             }
             None => None,
@@ -405,6 +460,7 @@ impl KnownResults {
             indexes,
             answers,
             passed: cleared.len(),
+            payloads_passed: 0,
             results: Vec::new(),
             candidates: None,
             roleless: Format::any_marker_may_lack_role(formats),
@@ -427,13 +483,20 @@ impl KnownResults {
             return Answer::Read;
         }
         self.passed += 1;
-        let at = 2 * (self.passed - 1);
-        let Some(&[state, errors]) = self.answers.get(at..at + 2) else {
+        let at = 3 * (self.passed - 1);
+        let Some(&[state, errors, payloads]) = self.answers.get(at..at + 3) else {
             return Answer::Read;
         };
+        let recorded = (payloads & RECORDED != 0).then_some(Recorded {
+            first: self.payloads_passed,
+            as_json: payloads & !RECORDED,
+        });
+        if recorded.is_some() {
+            self.payloads_passed += (state & !KNOWN).count_ones() as usize;
+        }
         match &self.read_by {
             Some(ReadBy::Field(result)) => match u8::try_from(state) {
-                Ok(TO_CLEAR) => Answer::Clear(std::slice::from_ref(result)),
+                Ok(TO_CLEAR) => Answer::Clear(std::slice::from_ref(result), None),
                 Ok(CLEARED) => Answer::Nothing,
                 _ => Answer::Read,
             },
@@ -451,7 +514,7 @@ impl KnownResults {
                     }
                 }
                 parts.results_into(state, errors, &mut self.results);
-                Answer::Clear(&self.results)
+                Answer::Clear(&self.results, recorded)
             }
             _ => Answer::Read,
         }
