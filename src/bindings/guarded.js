@@ -308,24 +308,41 @@ function firstTextTagged(field, tag) {
  * read that throws is kept (`fail`), and its index is answered.
  */
 export function elementsAt(history, indexes, copies, fromCopies) {
-  const elements = new Array(indexes.length);
-  for (let slot = 0; slot < indexes.length; slot++) {
-    if (fromCopies[slot] === 1) {
-      const copy = copies[indexes[slot]];
+  // Both views copied first, and the marks written back last: a getter
+  // this loop runs may grow the module's memory (another history function
+  // called from it), which empties every view of it. With no copies, no
+  // slot is marked.
+  const wanted = indexes.slice();
+  const marks = Array.isArray(copies) ? fromCopies.slice() : undefined;
+  const marksAt = fromCopies.byteOffset;
+  const elements = new Array(wanted.length);
+  for (let slot = 0; slot < wanted.length; slot++) {
+    if (marks !== undefined && marks[slot] === 1) {
+      const copy = copies[wanted[slot]];
       if (copy !== undefined) {
         elements[slot] = copy;
         continue;
       }
-      fromCopies[slot] = 0;
+      marks[slot] = 0;
     }
     try {
-      elements[slot] = history[indexes[slot]];
+      elements[slot] = history[wanted[slot]];
     } catch (error) {
       fail(error);
-      return indexes[slot];
+      return wanted[slot];
     }
   }
+  if (marks !== undefined) bytesAgain(fromCopies, marksAt, marks.length).set(marks);
   return elements;
+}
+
+/**
+ * `bytes`, a view of `length` bytes of the module's memory from `at` that
+ * Rust passed, or the same bytes viewed again when a grown memory has
+ * emptied it (as `flags` makes its view again).
+ */
+function bytesAgain(bytes, at, length) {
+  return bytes.length === length ? bytes : new Uint8Array(memory.buffer, at, length);
 }
 
 /**

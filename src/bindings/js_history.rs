@@ -122,7 +122,10 @@ impl Messages for JsHistory<'_> {
     /// In one call into JS, which reads the messages from the array itself
     /// by the same rule (`markerCandidates` in guarded.js).
     fn marker_candidates(&self, range: Range<usize>, roleless: bool) -> Vec<u8> {
-        let mut candidates = vec![0; range.len()];
+        // Each 1 ("read it") until JS says 0: a getter the look runs may grow
+        // the module's memory, which empties JS's view of these bytes, and
+        // the answers it writes after that are lost.
+        let mut candidates = vec![1; range.len()];
         guarded::marker_candidates(
             self.array,
             range.start as u32,

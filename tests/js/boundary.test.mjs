@@ -147,15 +147,21 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       continue;
     }
     if (name === "elementsAt") {
-      // A loop over the history: a slot marked for a copy takes it from the
-      // bindings' own array of copies (no caller value read); every other
-      // element is read in a try whose catch keeps what was thrown (fail)
-      // and answers the index.
+      // The module's views copied first (indexes, marks); a loop over the
+      // history: a slot marked for a copy takes it from the bindings' own
+      // array of copies (no caller value read); every other element is read
+      // in a try whose catch keeps what was thrown (fail) and answers the
+      // index; then the marks written back to the module's memory.
       assert.match(
         body,
-        /^  const elements = new Array\(indexes\.length\);\n  for \(let slot = 0; slot < indexes\.length; slot\+\+\) \{\n    if \(fromCopies\[slot\] === 1\) \{\n      const copy = copies\[indexes\[slot\]\];\n      if \(copy !== undefined\) \{\n        elements\[slot\] = copy;\n        continue;\n      \}\n      fromCopies\[slot\] = 0;\n    \}\n    try \{\n      elements\[slot\] = history\[indexes\[slot\]\];\n    \} catch \(error\) \{\n      fail\(error\);\n      return indexes\[slot\];\n    \}\n  \}\n  return elements;$/,
+        /^(  \/\/ [^\n]+\n)*  const wanted = indexes\.slice\(\);\n  const marks = Array\.isArray\(copies\) \? fromCopies\.slice\(\) : undefined;\n  const marksAt = fromCopies\.byteOffset;\n  const elements = new Array\(wanted\.length\);\n  for \(let slot = 0; slot < wanted\.length; slot\+\+\) \{\n    if \(marks !== undefined && marks\[slot\] === 1\) \{\n      const copy = copies\[wanted\[slot\]\];\n      if \(copy !== undefined\) \{\n        elements\[slot\] = copy;\n        continue;\n      \}\n      marks\[slot\] = 0;\n    \}\n    try \{\n      elements\[slot\] = history\[wanted\[slot\]\];\n    \} catch \(error\) \{\n      fail\(error\);\n      return wanted\[slot\];\n    \}\n  \}\n  if \(marks !== undefined\) bytesAgain\(fromCopies, marksAt, marks\.length\)\.set\(marks\);\n  return elements;$/,
         name,
       );
+      continue;
+    }
+    if (name === "bytesAgain") {
+      // The module's own memory viewed again; reads no caller value.
+      assert.equal(body, "  return bytes.length === length ? bytes : new Uint8Array(memory.buffer, at, length);", name);
       continue;
     }
     if (name === "resultFields") {

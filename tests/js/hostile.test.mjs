@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as kram from "kram-compaction";
+import { codingSession } from "../support/sessions.mjs";
 import { answers, assertAllRefuse, assertRefused, attempt, CLEAR_ALL, exportsOf, plain, session } from "./support/hostile.mjs";
 
 const before = answers(kram);
@@ -445,6 +446,37 @@ test("lone UTF-16 surrogates: counted, and a placeholder comes back exactly as g
   const pruned = kram.pruneForModel(session(), { ...CLEAR_ALL, placeholder: "\uDBFF cleared" });
   assert.equal(pruned[3].content, "\uDBFF cleared");
   assert.equal(kram.describeMessages(history).messages[0].blocks[0].text, "\uFFFD half \uFFFD", "described as UTF-8 reads it");
+});
+
+test("a getter that runs another history function, which grows the module's memory, loses no answer", () => {
+  // The bindings hand JS views of the module's memory (indexes to read,
+  // bytes to answer in); a call that grows the memory empties them all.
+  // Each getter call here describes a longer text than the one before, so
+  // the memory grows each time.
+  let grown = 0;
+  const grow = () => kram.describeMessages([{ role: "user", content: "word ".repeat(2_000_000 * ++grown) }]);
+  // A marker after a message whose content is such a getter, in the window
+  // the marker look reads in one call.
+  const history = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `message ${i}` }));
+  const text = history[180].content;
+  Object.defineProperty(history[180], "content", { enumerable: true, get: () => (grow(), text) });
+  const marker = { role: "system", name: kram.COMPACTION_MARKER_NAME, content: "The summary." };
+  history.splice(190, 0, marker);
+  const effective = kram.effectiveHistory(history);
+  assert.equal(effective[0], marker);
+  assert.equal(effective.length, history.length - 190);
+  // A message of a pruned history behind such a getter of the array: every
+  // message is in the answer, as without it.
+  const plainHistory = codingSession(300, { outputLines: 40 });
+  const expected = kram.pruneForModel(plainHistory);
+  const watched = [...plainHistory];
+  Object.defineProperty(watched, 300, { enumerable: true, get: () => (grow(), plainHistory[300]) });
+  const before = grown;
+  const pruned = kram.pruneForModel(watched);
+  assert.ok(grown > before, "the getter ran");
+  assert.equal(pruned.length, expected.length);
+  for (let i = 0; i < pruned.length; i++) assert.ok(i in pruned, `message ${i} is in the answer`);
+  assert.deepEqual(pruned, expected);
 });
 
 test("every thrown value is an Error object, for every export", () => {
