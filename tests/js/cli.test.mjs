@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,7 +30,10 @@ let server;
 before(async () => {
   server = await startModelServer();
 });
-after(() => server.close());
+after(() => {
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 test("the sample session without a gateway: every free tier, compaction skipped, the emergency fallback", async () => {
   const { code, stdout, stderr } = await cli([]);
