@@ -302,16 +302,13 @@ fn function_response<N: Node>(
         let payload_field = subfield(field, RESULT_PARTS.payload);
         return Err(reader.type_error(&payload_field, "an object", payload.kind()));
     }
-    let (output, error) = RESULT_PARTS.keyed_keys();
-    let keyed_by = [output, error];
-    let only_key = payload.only_key_of(keyed_by).ok().flatten();
-    let single_text = only_key
-        .and_then(|at| payload.field(keyed_by[at]).ok().flatten())
+    let single_text = (RESULT_PARTS.keyed_single_value(&payload).ok().flatten())
         .filter(|value| value.kind() == Kind::String);
     let (payload_milli, cleared) = match single_text {
         Some(text) => reader.payload(&text),
         None => (reader.json_milli(&payload), false),
     };
+    let (output, error) = RESULT_PARTS.keyed_keys();
     let is_error = has(&payload, error) && !has(&payload, output);
     let result = RESULT_PARTS.result(index, payload_milli, cleared, is_error);
     Ok((milli + payload_milli, Some(result)))

@@ -164,6 +164,19 @@ impl ResultParts {
         )
     }
 
+    /// Of an `Untagged::Keyed` payload (an object): the value under its one
+    /// key when that key is the output's or the error's, `None` when it has
+    /// another key or more than one; `Err` when a read throws. Such a value,
+    /// a text, is the payload's text (a Gemini `response`).
+    pub fn keyed_single_value<N: Node>(&self, payload: &N) -> Result<Option<N>, String> {
+        let (output, error) = self.keyed_keys();
+        let keyed_by = [output, error];
+        match payload.only_key_of(keyed_by)? {
+            Some(only) => payload.field(keyed_by[only]),
+            None => Ok(None),
+        }
+    }
+
     /// The results to clear that `to_clear` found, in place of what
     /// `results` held: bit `i` of `parts` is the part at `i`, and of
     /// `errors` whether it reports an error. (One vector for all of
@@ -315,14 +328,11 @@ impl ResultParts {
         if payload.kind() != Kind::Object {
             return None;
         }
-        let (output, error) = self.keyed_keys();
-        let keyed_by = [output, error];
-        if let Some(only) = payload.only_key_of(keyed_by).ok()? {
-            let value = payload.field(keyed_by[only]).ok()?;
-            if value.is_some_and(|v| v.text_is(placeholder)) {
-                return Some(None);
-            }
+        let value = self.keyed_single_value(payload).ok()?;
+        if value.is_some_and(|v| v.text_is(placeholder)) {
+            return Some(None);
         }
+        let (output, error) = self.keyed_keys();
         let has = |key| payload.field(key).map(|value| value.is_some()).ok();
         Some(Some(has(error)? && !has(output)?))
     }
