@@ -123,10 +123,24 @@ export const prototypeOf = guarded(Reflect.getPrototypeOf);
 export const keys = guarded(Object.keys);
 /** 0 when the one own enumerable string key of an object that has exactly one is `first`, 1 when it is `second`, else -1 (`Node::only_key_of`). */
 export const onlyKeyOf = guarded((value, first, second) => {
-  const keys = Object.keys(value);
-  if (keys.length !== 1) return -1;
-  return keys[0] === first ? 0 : keys[0] === second ? 1 : -1;
+  const key = soleKey(value);
+  return key === first ? 0 : key === second ? 1 : -1;
 });
+
+/**
+ * An object's one own enumerable key (one of `Object.keys`), or undefined
+ * when it has none or more: a Gemini `response`'s, looked at in each
+ * result pruning reads, where `Object.keys` made an array each time.
+ */
+function soleKey(object) {
+  let sole;
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    if (sole !== undefined) return undefined;
+    sole = key;
+  }
+  return sole;
+}
 export const construct = guarded((constructor, fields) => Reflect.construct(constructor, [fields]));
 
 /**
@@ -434,6 +448,10 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
   // getter that runs another history function makes that call's).
   const seen = { payload: NO_PAYLOAD, asJson: false };
   for (let i = 0; i < indexes.length; i++) {
+    // This message's payloads go straight into `payloads` (no array of its
+    // own: pruning reads thousands of messages), and are taken back unless
+    // every part to clear has one and the answer is written.
+    const firstPayload = recording ? payloads.length : 0;
     try {
       const message = history[indexes[i]];
       if (typeof message !== "object" || message === null) continue;
@@ -447,8 +465,7 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
       let toClear = 0;
       let reportErrors = 0;
       let known = true;
-      // The payloads to estimate, and which of them as JSON.
-      const found = [];
+      let allFound = recording;
       let asJson = 0;
       for (let p = 0; p < read.length; p++) {
         read[p] = parts[p];
@@ -459,25 +476,32 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
         }
         if (answer & 1) {
           toClear |= 1 << p;
-          found.push(seen.payload);
+          if (allFound) {
+            if (seen.payload === NO_PAYLOAD) allFound = false;
+            else payloads.push(seen.payload);
+          }
           if (seen.asJson) asJson |= 1 << p;
         }
         if (answer & 2) reportErrors |= 1 << p;
       }
+      if (!known || !allFound || toClear === 0) takeBack(payloads, firstPayload);
       if (!known) continue;
       answers[3 * i] = 0x80000000 | toClear;
       answers[3 * i + 1] = reportErrors;
-      if (recording && toClear !== 0 && !found.includes(NO_PAYLOAD)) {
-        for (let f = 0; f < found.length; f++) payloads.push(found[f]);
-        answers[3 * i + 2] = 0x80000000 | asJson;
-      }
+      if (allFound && toClear !== 0) answers[3 * i + 2] = 0x80000000 | asJson;
       if (toClear === 0 || !copying || !isPlain(message)) continue;
       const copy = copyClearing(message, array, read, toClear, reportErrors, rule, cleared, clearedError);
       if (copy !== undefined) copies[indexes[i]] = copy;
     } catch {
       // 0: the core reads this message itself; or an answer with no copy.
+      if (answers[3 * i + 2] === 0) takeBack(payloads, firstPayload);
     }
   }
+}
+
+/** `payloads` (when it is an array) cut back to its first `length`. */
+function takeBack(payloads, length) {
+  if (Array.isArray(payloads) && payloads.length > length) payloads.length = length;
 }
 
 /**
@@ -544,8 +568,8 @@ function partToClear(part, rule, seen) {
  */
 function keyedToClear(output, rule, seen) {
   if (!isObject(output)) return -1;
-  const keys = Object.keys(output);
-  const only = keys.length === 1 && (keys[0] === rule.outputKey || keys[0] === rule.errorKey) ? output[keys[0]] : undefined;
+  const key = soleKey(output);
+  const only = key !== undefined && (key === rule.outputKey || key === rule.errorKey) ? output[key] : undefined;
   if (only !== undefined && only === rule.placeholder) return 0;
   // One text under the output's or the error's key is estimated as text,
   // else the whole payload as JSON.

@@ -415,6 +415,14 @@ function toolLoop({ call, result, resultsRole, reply, vary, message = (role, con
   return history;
 }
 
+/** `toolLoop`'s Anthropic messages: a call, its result, and a reply. */
+const ANTHROPIC_LOOP = {
+  call: (id) => ({ type: "tool_use", id, name: "read_file", input: { path: "src/lib.rs" } }),
+  result: (id, content) => ({ type: "tool_result", tool_use_id: id, content }),
+  resultsRole: "user",
+  reply: (text) => [{ type: "text", text }],
+};
+
 /** `prunesAsWholeRead`'s check that the answer keeps the caller's very parts (in `key`) where a whole read does. */
 const keepsPartsAsWholeRead =
   (history, key = "content") =>
@@ -507,10 +515,7 @@ test("pruneForModel weighs an older result as a whole read does when reading it 
   const gemini = Array.from({ length: 40 }, () => fixture("gemini")).flat().slice(2);
   let inner = 0;
   const history = toolLoop({
-    call: (id) => ({ type: "tool_use", id, name: "read_file", input: { path: "src/lib.rs" } }),
-    result: (id, content) => ({ type: "tool_result", tool_use_id: id, content }),
-    resultsRole: "user",
-    reply: (text) => [{ type: "text", text }],
+    ...ANTHROPIC_LOOP,
     vary: (variant, results) =>
       results.map((result) => {
         const blocks = [{ type: "text", text: result.content }];
@@ -529,15 +534,46 @@ test("pruneForModel weighs an older result as a whole read does when reading it 
   assert.ok(inner > 0, "the getters ran");
 });
 
+test("pruneForModel weighs the older results as a whole read does when the rule's call takes back a message's payloads", () => {
+  // Two results a message. The rule's one call into JS (resultParts)
+  // records each message's payloads as it reads its parts, and takes them
+  // back when a later part has none it can hand over (content blocks, which
+  // the core's reader estimates) or a later read throws (a getter that
+  // throws in that call alone: the core then reads the message itself). A
+  // payload left behind would be taken for the next message's, and every
+  // older result weighed as another's (a build that kept them failed here).
+  let thrown = 0;
+  const throwsInTheRule = (result) =>
+    Object.defineProperty({ ...result }, "content", {
+      enumerable: true,
+      get() {
+        if (new Error().stack.includes("resultParts")) {
+          thrown++;
+          throw new Error("read in the rule's call");
+        }
+        return result.content;
+      },
+    });
+  const history = toolLoop({
+    ...ANTHROPIC_LOOP,
+    // The payload that would be left behind weighs five times the others.
+    vary: (variant, [first, second]) => {
+      const heavy = { ...first, content: first.content.repeat(5) };
+      if (variant === 1) return [heavy, { ...second, content: [{ type: "text", text: second.content }] }];
+      if (variant === 2) return [heavy, throwsInTheRule(second)];
+      return [first, second];
+    },
+  });
+  assert.ok(weighsAsWholeRead(history, "anthropic, payloads taken back") > 0);
+  assert.ok(thrown > 0, "the getters threw in the rule's call");
+});
+
 test("pruneForModel reads an older Anthropic message by the rule of where its results are, and answers as a whole read does", () => {
   // Older results varied: content as blocks, already cleared, absent, a
   // block that is a class instance, one behind a getter (read by the
   // core), and a text block before the results.
   const history = toolLoop({
-    call: (id) => ({ type: "tool_use", id, name: "read_file", input: { path: "src/lib.rs" } }),
-    result: (id, content) => ({ type: "tool_result", tool_use_id: id, content }),
-    resultsRole: "user",
-    reply: (text) => [{ type: "text", text }],
+    ...ANTHROPIC_LOOP,
     vary: (variant, [first, second]) => {
       if (variant === 0) return [{ ...first, content: [{ type: "text", text: first.content }] }, second];
       if (variant === 1) return [first, { ...second, content: "[Old tool result content cleared]" }];
