@@ -435,11 +435,14 @@ export function resultFields(history, indexes, outer, key, parts, placeholder, s
  * `defineData` make it along each path): its parts copied, and each plain
  * part to clear copied with a copy of `cleared` (`clearedError` for an
  * error) as its payload. Rust copies every message when a field the copies
- * would set cannot be assigned (`assignable`). One call for all of
+ * would set cannot be assigned (`assignable`). A message with parts to
+ * clear that may be a marker (`mayBeMarker`, by `tag`, `name` and
+ * `roleless`) is answered 0: a marker's results are kept, and the core
+ * reads it to tell. One call for all of
  * pruning's older AI SDK messages, where the core's read of a tool message
  * costs about forty calls.
  */
-export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies, payloads) {
+export function resultParts(history, indexes, names, kinds, placeholder, answers, cleared, clearedError, copies, payloads, tag, name, roleless) {
   const [array, partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, typePrefix, stateKey, ...types] = names;
   const rule = { partType, idKey, payload, valueKey, keptIf, resultKey, outputKey, errorKey, typePrefix, stateKey, types, kinds, placeholder };
   const copying = Array.isArray(copies) && [array, resultKey, payload, valueKey].every(assignable);
@@ -484,6 +487,8 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
         }
         if (answer & 2) reportErrors |= 1 << p;
       }
+      // A marker's results are kept: the core reads one that may be.
+      if (known && toClear !== 0 && mayBeMarker(message, tag, name, roleless) !== 0) known = false;
       if (!known || !allFound || toClear === 0) takeBack(payloads, firstPayload);
       if (!known) continue;
       answers[3 * i] = 0x80000000 | toClear;

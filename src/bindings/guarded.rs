@@ -106,7 +106,9 @@ extern "C" {
     /// parts to clear, a copy of that message with a copy of `cleared` (or
     /// `cleared_error`) as each one's payload; and, when `payloads` is an
     /// array, the payloads to estimate pushed there
-    /// (`Messages::recorded_payload`). Catches what it calls: a read that
+    /// (`Messages::recorded_payload`). A message with parts to clear that
+    /// may be a marker (as `marker_candidates` tells one, by `tag`, `name`
+    /// and `roleless`) answers 0. Catches what it calls: a read that
     /// throws answers 0, or makes no copy.
     #[wasm_bindgen(js_name = resultParts)]
     pub fn result_parts(
@@ -120,6 +122,9 @@ extern "C" {
         cleared_error: &JsValue,
         copies: &JsValue,
         payloads: &JsValue,
+        tag: &str,
+        name: &str,
+        roleless: bool,
     );
     /// `Node::first_field_of`: the index in `keys` of the first field of
     /// `target` that is not undefined, or -1. A read that throws counts as

@@ -179,6 +179,7 @@ impl Messages for JsHistory<'_> {
         rule: &'static ResultParts,
         placeholder: &str,
         payloads: bool,
+        roleless: bool,
     ) -> Vec<u32> {
         let mut answers = vec![0; 3 * indexes.len()];
         let (output_key, error_key) = rule.keyed_keys();
@@ -236,6 +237,9 @@ impl Messages for JsHistory<'_> {
             &cleared_error,
             copies,
             recorded,
+            MARKER_OPEN,
+            COMPACTION_MARKER_NAME,
+            roleless,
         );
         answers
     }

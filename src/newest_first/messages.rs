@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use crate::error::InputError;
-use crate::formats::result_parts::{ResultParts, UNKNOWN};
+use crate::formats::result_parts::{ResultParts, KNOWN, UNKNOWN};
 use crate::formats::shared::may_be_marker_by_fields;
 use crate::formats::ResultField;
 use crate::node::{Kind, Node};
@@ -82,19 +82,27 @@ pub trait Messages {
     /// to clear, which of those report an error, and, when `payloads`, with
     /// `RECORDED` set, which of them `recorded_payload` gives to be
     /// estimated as JSON (0 when it gives none: their format's reader of a
-    /// result part then reads them).
+    /// result part then reads them). A message with results to clear that
+    /// may be a marker by its fields (`may_be_marker_by_fields`, with
+    /// `roleless`) is answered `UNKNOWN`, for the caller to read: a
+    /// marker's results are kept.
     fn result_parts(
         &self,
         indexes: &[u32],
         rule: &'static ResultParts,
         placeholder: &str,
         _payloads: bool,
+        roleless: bool,
     ) -> Vec<u32> {
         let mut answers = Vec::with_capacity(3 * indexes.len());
         for &index in indexes {
-            let (clear, errors) = self
-                .message(index as usize)
-                .map_or(UNKNOWN, |message| rule.to_clear(&message, placeholder));
+            let (clear, errors) = self.message(index as usize).map_or(UNKNOWN, |message| {
+                let (clear, errors) = rule.to_clear(&message, placeholder);
+                match clear & !KNOWN != 0 && may_be_marker_by_fields(&message, roleless) {
+                    true => UNKNOWN,
+                    false => (clear, errors),
+                }
+            });
             answers.extend([clear, errors, 0]);
         }
         answers

@@ -27,7 +27,6 @@
 
 use crate::error::InputError;
 use crate::formats::result_parts::{KNOWN, RECORDED};
-use crate::formats::shared::may_be_marker;
 use crate::formats::{read_history, Format, MessageReader, Reading};
 use crate::formats::{ResultField, ResultParts};
 use crate::node::Node;
@@ -149,10 +148,7 @@ fn edits_from_the_end<H: Messages + ?Sized>(
                 !decided,
             );
         }
-        match known
-            .as_mut()
-            .map(|known| known.answer(index, role, effective, end))
-        {
+        match known.as_mut().map(|known| known.answer(index)) {
             None | Some(Answer::Read) => {}
             Some(Answer::Nothing) => continue,
             Some(Answer::Clear(results, _)) if decided => {
@@ -384,13 +380,6 @@ struct KnownResults {
     payloads_passed: usize,
     /// The results of the message last answered by the parts.
     results: Vec<ToolResult>,
-    /// Whether each older message may be a marker by its fields, by its
-    /// index (`Messages::marker_candidates`), read once a message with
-    /// results to clear has a role a marker can have.
-    candidates: Option<Vec<u8>>,
-    /// Whether a marker of a format still in the running may lack a role
-    /// (`Format::any_marker_may_lack_role`), for those candidates.
-    roleless: bool,
 }
 
 impl KnownResults {
@@ -453,7 +442,9 @@ impl KnownResults {
             }
             Some(ResultRule::Parts(parts)) => {
                 // Their payloads too, while the walk still needs estimates.
-                answers = effective.result_parts(&indexes, parts, placeholder, parts_only);
+                let roleless = Format::any_marker_may_lack_role(formats);
+                answers =
+                    effective.result_parts(&indexes, parts, placeholder, parts_only, roleless);
                 Some(ReadBy::Parts(parts))
             }
             None => None,
@@ -465,23 +456,14 @@ impl KnownResults {
             passed: cleared.len(),
             payloads_passed: 0,
             results: Vec::new(),
-            candidates: None,
-            roleless: Format::any_marker_may_lack_role(formats),
         })
     }
 
-    /// What was read of the message at `index`, whose role is `role`, of
-    /// the older messages `effective[..end]`. Asked in walking order. A
-    /// message that may be a marker (by its role, then by its fields) is
-    /// read with its reader when it has results to clear: a marker's are
-    /// kept.
-    fn answer<H: Messages + ?Sized>(
-        &mut self,
-        index: usize,
-        role: Option<Found>,
-        effective: &H,
-        end: usize,
-    ) -> Answer<'_> {
+    /// What was read of the older message at `index`. Asked in walking
+    /// order. A message with results to clear that may be a marker is
+    /// read with its reader (`Messages::result_parts` answers it unknown):
+    /// a marker's are kept.
+    fn answer(&mut self, index: usize) -> Answer<'_> {
         if self.indexes.get(self.passed) != Some(&(index as u32)) {
             return Answer::Read;
         }
@@ -506,15 +488,6 @@ impl KnownResults {
             Some(ReadBy::Parts(parts)) if state & KNOWN != 0 => {
                 if state & !KNOWN == 0 {
                     return Answer::Nothing;
-                }
-                if role.is_some_and(|role| may_be_marker(role.role().name)) {
-                    let roleless = self.roleless;
-                    let candidates = self
-                        .candidates
-                        .get_or_insert_with(|| effective.marker_candidates(0..end, roleless));
-                    if candidates.get(index).is_none_or(|&c| c != 0) {
-                        return Answer::Read;
-                    }
                 }
                 parts.results_into(state, errors, &mut self.results);
                 Answer::Clear(&self.results, recorded)

@@ -568,6 +568,18 @@ test("pruneForModel weighs the older results as a whole read does when the rule'
   assert.ok(thrown > 0, "the getters threw in the rule's call");
 });
 
+test("pruneForModel keeps the results an older Anthropic marker holds, as a whole read does", () => {
+  // A marker is kept whole: the rule's one call into JS answers a message
+  // with results to clear that may be a marker as unknown, and the core
+  // reads it. Here every eighth older results message starts with the
+  // marker's tag.
+  const tagged = { type: "text", text: `<${kram.COMPACTION_MARKER_NAME}>\nSo far.\n</${kram.COMPACTION_MARKER_NAME}>` };
+  const history = toolLoop({ ...ANTHROPIC_LOOP, vary: (variant, results) => (variant === 5 ? [tagged, ...results] : results) });
+  const markers = history.flatMap((message, i) => (Array.isArray(message.content) && message.content[0] === tagged ? [i] : []));
+  assert.ok(markers.length > 20, `${markers.length} markers`);
+  prunesAsWholeRead(history, (pruned) => markers.forEach((i) => assert.equal(pruned[i], history[i], `marker ${i}`)));
+});
+
 test("pruneForModel reads an older Anthropic message by the rule of where its results are, and answers as a whole read does", () => {
   // Older results varied: content as blocks, already cleared, absent, a
   // block that is a class instance, one behind a getter (read by the
