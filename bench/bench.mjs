@@ -2,8 +2,10 @@
 // of 100, 1,000 and 10,000 messages, side by side, in one process, with the
 // byte-touch limit, a plain-JS implementation of the same rules, and the JS
 // peers; then every format's fixture session and every real session in
-// tests/sessions/, each repeated to 10,000 messages. Prints a table and writes bench/results/bench.json. Figures are
-// ratios from one machine: only the ratios mean anything elsewhere.
+// tests/sessions/, each repeated to 10,000 messages, in a process for each
+// format (bench/sessions.mjs). Prints a table and writes
+// bench/results/bench.json. Figures are ratios from one machine: only the
+// ratios mean anything elsewhere.
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,52 +15,17 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from "@langchain/core/messages";
-import { pruneMessages } from "ai";
 import { countTokens as exactO200k } from "gpt-tokenizer/encoding/o200k_base";
 import * as kram from "kram-compaction";
 import { estimateTokenCount } from "tokenx";
 
 import { generate, stringBytes } from "./generate.mjs";
-import * as floors from "./floors.mjs";
+import { aiSdkPrune, byteTouch, collect, copyOnce, median, reserve, summary, timeInRounds } from "./measure.mjs";
 import * as plain from "./plain-js.mjs";
-import { loadRealSessions } from "../tests/support/real-sessions.mjs";
 
 const SIZES = [100, 1_000, 10_000];
 const quick = process.argv.includes("--quick");
 const runsFor = (size) => (quick ? 3 : size >= 10_000 ? 7 : 11);
-
-// The byte-touch limit: every string of the history copied once into
-// WebAssembly memory with TextEncoder.encodeInto.
-const memory = new WebAssembly.Memory({ initial: 16, maximum: 65536 });
-const encoder = new TextEncoder();
-function reserve(bytes) {
-  const need = Math.ceil(bytes / 65536) + 1;
-  const have = memory.buffer.byteLength / 65536;
-  if (have < need) memory.grow(need - have);
-}
-function byteTouch(messages) {
-  const view = new Uint8Array(memory.buffer);
-  let at = 0;
-  const visit = (value) => {
-    if (typeof value === "string") at += encoder.encodeInto(value, view.subarray(at)).written;
-    else if (Array.isArray(value)) for (const item of value) visit(item);
-    else if (value !== null && typeof value === "object") for (const key in value) visit(value[key]);
-  };
-  for (const message of messages) visit(message);
-  return at;
-}
-
-/** The AI SDK's own pruning of its messages, by its own rules: the peer of `pruneForModel`. */
-const aiSdkPrune = (messages) =>
-  pruneMessages({ messages, reasoning: "before-last-message", toolCalls: "before-last-2-messages" });
-
-/** The peers timed beside a session's rows: `pruneMessages` takes only the AI SDK's messages. */
-const peersOf = (format, history) => (format === "ai-sdk" ? { "AI SDK pruneMessages": () => aiSdkPrune(history) } : {});
-
-/** One string copied into the memory with one encodeInto. */
-function copyOnce(text) {
-  return encoder.encodeInto(text, new Uint8Array(memory.buffer)).written;
-}
 
 /** Every string of a history, for the text-only estimators. */
 function strings(messages) {
@@ -86,55 +53,6 @@ const langChainMessage = (fields) => {
 };
 const charsOver4 = (messages) =>
   messages.reduce((sum, m) => sum + Math.ceil((typeof m.content === "string" ? m.content.length : 0) / 4), 0);
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** A row's figures from its samples, in milliseconds. */
-const summary = (samples, runs = samples.length) => ({
-  median: median(samples),
-  min: Math.min(...samples),
-  max: Math.max(...samples),
-  runs,
-});
-
-/**
- * A collection, then a turn of the event loop: a memo or manager an earlier
- * run dropped is freed by its FinalizationRegistry callback, which runs as a
- * task of its own. Without the turn, the runs' memos piled up in the
- * module's memory and every run grew it.
- */
-async function collect() {
-  globalThis.gc?.();
-  await new Promise((resolve) => setImmediate(resolve));
-  await new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * The times of several works measured in rounds, each round timing every
- * work once (after a collection each), so that the machine's slower and
- * faster spells fall on them all alike and the ratios between them hold:
- * a row's byte-touch limit and its functions were measured one after
- * another before, and a spell that fell on one moved their ratio by 1.5×
- * to 2× from run to run.
- */
-async function timeInRounds(works, runs) {
-  const samples = Object.fromEntries(Object.keys(works).map((name) => [name, []]));
-  for (const work of Object.values(works)) await work(); // warm-up
-  for (let round = 0; round < runs; round++) {
-    for (const [name, work] of Object.entries(works)) {
-      await collect();
-      const start = process.hrtime.bigint();
-      await work();
-      samples[name].push(Number(process.hrtime.bigint() - start) / 1e6);
-    }
-  }
-  return Object.fromEntries(
-    Object.entries(samples).map(([name, xs]) => [name, summary(xs, runs)]),
-  );
-}
 
 /** One work's times: a warm-up, then `runs` runs, each after a collection. */
 async function time(work, runs) {
@@ -315,66 +233,23 @@ for (const size of SIZES) {
   results.sizes[size] = row;
 }
 
-// Every format: its fixture session (tests/fixtures/FORMAT.json) repeated to
-// 10,000 messages, the functions that read newest first and the estimate,
-// against that history's own byte-touch limit. The bench's own history is
-// OpenAI Chat's and the AI SDK's only.
+// Every format: its fixture session (tests/fixtures/FORMAT.json) and every
+// real session in tests/sessions/ (agents' own stored sessions, not ours),
+// each repeated to 10,000 messages, against that history's own byte-touch
+// limit, with the floors: in a Node process for each format, as an agent
+// loop that speaks one SDK runs (bench/sessions.mjs says why). The bench's
+// own history is OpenAI Chat's and the AI SDK's only.
 results.formats = {};
-for (const format of kram.MESSAGE_FORMATS) {
-  const session = JSON.parse(readFileSync(new URL(`../tests/fixtures/${format}.json`, import.meta.url), "utf8"));
-  const history = Array.from({ length: Math.ceil(10_000 / session.length) }, () => structuredClone(session)).flat();
-  reserve(stringBytes(history).bytes);
-  // The answers the floors are checked against (bench/floors.mjs).
-  const pruned = kram.pruneForModel(history);
-  const kept = kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS);
-  const pruningFloor = floors.pruningFloor(history, pruned, kram.describeMessages, byteTouch);
-  const cutFloor = floors.cutFloor(history, kept, byteTouch);
-  floors.sameAnswer(pruningFloor(), pruned, `${format}: the pruning floor`);
-  floors.sameAnswer(cutFloor(), kept, `${format}: the cut's floor`);
-  const times = await timeInRounds(
-    {
-      "byte-touch": () => byteTouch(history),
-      effectiveHistory: () => kram.effectiveHistory(history),
-      "emergencyPrune at 60,000": () => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS),
-      pruneForModel: () => kram.pruneForModel(history),
-      estimateTokens: () => kram.estimateTokens(history),
-      // The least any implementation could pay for each answer.
-      "floor: a look at each message": () => floors.lookAtEach(history),
-      "floor: pruneForModel": pruningFloor,
-      "floor: emergencyPrune at 60,000": cutFloor,
-      ...peersOf(format, history),
-    },
-    quick ? 3 : 9,
-  );
-  const row = { messages: history.length, times };
-  for (const [name, time] of Object.entries(times)) process.stderr.write(`bench: ${format} ${name} ${time.median.toFixed(2)} ms\n`);
-  results.formats[format] = row;
-}
-
-// Every real session in tests/sessions/ (agents' own stored sessions, not
-// ours), repeated to 10,000 messages as the fixture sessions are, against
-// its own byte-touch limit, with the pruning floor.
 results.realSessions = {};
-for (const session of loadRealSessions()) {
-  const history = Array.from({ length: Math.ceil(10_000 / session.messages.length) }, () => structuredClone(session.messages)).flat();
-  reserve(stringBytes(history).bytes);
-  const pruned = kram.pruneForModel(history);
-  const pruningFloor = floors.pruningFloor(history, pruned, kram.describeMessages, byteTouch);
-  floors.sameAnswer(pruningFloor(), pruned, `${session.name}: the pruning floor`);
-  const times = await timeInRounds(
-    {
-      "byte-touch": () => byteTouch(history),
-      effectiveHistory: () => kram.effectiveHistory(history),
-      "emergencyPrune at 60,000": () => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS),
-      pruneForModel: () => kram.pruneForModel(history),
-      "floor: pruneForModel": pruningFloor,
-      ...peersOf(session.format, history),
-    },
-    quick ? 3 : 7,
-  );
-  const row = { format: session.format, messages: session.messages.length, bytes: stringBytes(session.messages).bytes, times };
-  process.stderr.write(`bench: real session ${session.name} ${row.times.pruneForModel.median.toFixed(2)} ms\n`);
-  results.realSessions[session.name] = row;
+for (const format of kram.MESSAGE_FORMATS) {
+  const script = fileURLToPath(new URL("./sessions.mjs", import.meta.url));
+  const out = execFileSync(process.execPath, ["--expose-gc", script, format, ...(quick ? ["--quick"] : [])], {
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const rows = JSON.parse(out.toString());
+  results.formats[format] = rows.format;
+  Object.assign(results.realSessions, rows.realSessions);
 }
 
 // Instantiation: a fresh Node process loading the package, timed inside it:
