@@ -351,6 +351,34 @@ export function elementsAt(history, indexes, copies, fromCopies) {
 }
 
 /**
+ * A new array of the elements of `history` in the ranges `bounds` gives (a
+ * Uint32Array of start and end pairs), in order, in one call: the output
+ * of a history function that keeps the caller's messages (the effective
+ * history, the cut), with no index written for each. A read that throws is
+ * kept (`fail`), and its index is answered.
+ */
+export function elementsIn(history, bounds) {
+  // Copied first: a getter this loop runs may grow the module's memory,
+  // which empties every view of it.
+  const pairs = bounds.slice();
+  let length = 0;
+  for (let k = 0; k < pairs.length; k += 2) length += pairs[k + 1] - pairs[k];
+  const elements = new Array(length);
+  let slot = 0;
+  for (let k = 0; k < pairs.length; k += 2) {
+    for (let i = pairs[k]; i < pairs[k + 1]; i++) {
+      try {
+        elements[slot++] = history[i];
+      } catch (error) {
+        fail(error);
+        return i;
+      }
+    }
+  }
+  return elements;
+}
+
+/**
  * `bytes`, a view of `length` bytes of the module's memory from `at` that
  * Rust passed, or the same bytes viewed again when a grown memory has
  * emptied it (as `flags` makes its view again).

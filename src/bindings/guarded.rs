@@ -74,6 +74,8 @@ extern "C" {
         roleless: bool,
         out: &mut [u8],
     );
+    #[wasm_bindgen(js_name = elementsIn)]
+    fn guarded_elements_in(history: &JsValue, bounds: &[u32]) -> JsValue;
     #[wasm_bindgen(js_name = elementsAt)]
     fn guarded_elements_at(
         history: &JsValue,
@@ -348,6 +350,17 @@ pub fn elements_at(
     from_copies: &mut [u8],
 ) -> Result<Array, (u32, JsValue)> {
     let elements = guarded_elements_at(history, indexes, copies, from_copies);
+    if took_throw() {
+        return Err((elements.as_f64().unwrap_or(0.0) as u32, take_thrown()));
+    }
+    Ok(elements.unchecked_into())
+}
+
+/// The elements of `history` in the ranges `bounds` gives (start and end
+/// pairs), in order, as a new array, in one call; or the index whose read
+/// threw, and what it threw.
+pub fn elements_in(history: &JsValue, bounds: &[u32]) -> Result<Array, (u32, JsValue)> {
+    let elements = guarded_elements_in(history, bounds);
     if took_throw() {
         return Err((elements.as_f64().unwrap_or(0.0) as u32, take_thrown()));
     }

@@ -30,6 +30,7 @@ const SAFE = [
   [/^const ret = field\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's field with an index (guarded_item), which catches what it calls (the test below)"],
   [/^const ret = copyArray\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's copyArray (guarded_copy_array), made by guarded(), which catches what it calls (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(arg0, arg1 >>> 0, v0, arg4 !== 0, getArrayU8FromWasm0\(arg5, arg6\)\); \}$/, "calls guarded.js's roleNames with the caller's history, an index, and an array and a byte view of the module's own making; it catches what it reads (the test below)"],
+  [/^const ret = elementsIn\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\)\); return ret; \}$/, "calls guarded.js's elementsIn with the caller's history and a view of the module's own memory; it catches what it reads (the test below)"],
   [/^const ret = elementsAt\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, getArrayU8FromWasm0\(arg4, arg5\)\); return ret; \}$/, "calls guarded.js's elementsAt with the caller's history, views of the module's own memory and the bindings' own array of copies; it catches what it reads (the test below)"],
   [/^resultFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, arg5 !== 0, arg6, getArrayU8FromWasm0\(arg7, arg8\), arg9, arg10\); \}$/, "calls guarded.js's resultFields with the caller's history and placeholder, views of the module's own memory, a flag, a string and an array of the bindings' making; it catches what it reads (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12, arg13, getStringFromWasm0\(arg14, arg15\), getStringFromWasm0\(arg16, arg17\), arg18 !== 0\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, arrays and objects of the bindings' making, the marker's tag and name, and a flag; it catches what it reads (the test below)"],
@@ -148,6 +149,17 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       assert.match(
         body,
         /^  if \(typeof target !== "object" \|\| target === null\) return -1;\n  for \(let i = 0; i < keys\.length; i\+\+\) \{\n    try \{\n      if \(target\[keys\[i\]\] !== undefined\) return i;\n    \} catch \{\n(      \/\/ [^\n]+\n)*    \}\n  \}\n  return -1;$/,
+        name,
+      );
+      continue;
+    }
+    if (name === "elementsIn") {
+      // The module's view of the bounds copied first; a loop over the
+      // history's ranges, every element read in a try whose catch keeps
+      // what was thrown (fail) and answers the index.
+      assert.match(
+        body,
+        /^(  \/\/ [^\n]+\n)*  const pairs = bounds\.slice\(\);\n  let length = 0;\n  for \(let k = 0; k < pairs\.length; k \+= 2\) length \+= pairs\[k \+ 1\] - pairs\[k\];\n  const elements = new Array\(length\);\n  let slot = 0;\n  for \(let k = 0; k < pairs\.length; k \+= 2\) \{\n    for \(let i = pairs\[k\]; i < pairs\[k \+ 1\]; i\+\+\) \{\n      try \{\n        elements\[slot\+\+\] = history\[i\];\n      \} catch \(error\) \{\n        fail\(error\);\n        return i;\n      \}\n    \}\n  \}\n  return elements;$/,
         name,
       );
       continue;

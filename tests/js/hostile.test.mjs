@@ -479,6 +479,25 @@ test("a getter that runs another history function, which grows the module's memo
   assert.deepEqual(pruned, expected);
 });
 
+test("a message whose read throws only when the answer is put together is refused at its index", () => {
+  // The effective history and the cut put their answer together from the
+  // caller's array in one call (elementsIn in guarded.js), which reads each
+  // kept message again: a getter of the array that throws there alone (and
+  // not in the reads that decided) is refused as any read that throws.
+  const history = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `message ${i}` }));
+  const message = history[150];
+  Object.defineProperty(history, 150, {
+    enumerable: true,
+    get() {
+      if (new Error().stack.includes("elementsIn")) throw new Error("read for the answer");
+      return message;
+    },
+  });
+  const refused = (argument) => ({ name: "TypeError", message: `${argument}[150] could not be read: it threw read for the answer` });
+  assert.throws(() => kram.effectiveHistory(history), refused("all"));
+  assert.throws(() => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS), refused("effective"));
+});
+
 test("every thrown value is an Error object, for every export", () => {
   for (const { call } of Object.values(EXPORTS)) {
     for (const bad of [undefined, null, 5, "x", {}, new Map(), new Uint8Array(4), [1], [[]], [null]]) {
