@@ -126,11 +126,13 @@ export const onlyKeyOf = guarded((value, first, second) => {
   const key = soleKey(value);
   return key === first ? 0 : key === second ? 1 : -1;
 });
+export const construct = guarded((constructor, fields) => Reflect.construct(constructor, [fields]));
 
 /**
  * An object's one own enumerable key (one of `Object.keys`), or undefined
- * when it has none or more: a Gemini `response`'s, looked at in each
- * result pruning reads, where `Object.keys` made an array each time.
+ * when it has none or more: a Gemini `response`'s, looked at in each result
+ * pruning reads, where `Object.keys` made an array each time (`for...in`
+ * with `Object.hasOwn` makes none).
  */
 function soleKey(object) {
   let sole;
@@ -141,7 +143,6 @@ function soleKey(object) {
   }
   return sole;
 }
-export const construct = guarded((constructor, fields) => Reflect.construct(constructor, [fields]));
 
 /**
  * Sets a field of a plain object the bindings made (an answer, a
