@@ -72,6 +72,28 @@ export function field(target, key) {
 }
 
 /**
+ * The field `key` of the element of `history` at `index` (of the element's
+ * object field `outer` when that is not ""), read as `field` reads each,
+ * in one call: the one field that holds an older tool message's result,
+ * which pruning's walk reads of thousands of messages
+ * (`Messages::result_field_value`), where the element and then each field
+ * took a call of their own.
+ */
+export function elementField(history, index, outer, key) {
+  try {
+    const message = history[index];
+    if (typeof message !== "object" || message === null) return answer(undefined, 0);
+    const holder = outer === "" ? message : message[outer];
+    if (typeof holder !== "object" || holder === null) return answer(undefined, 0);
+    const value = holder[key];
+    return answer(value, kindOf(value));
+  } catch (error) {
+    thrown = error;
+    return answer(undefined, 8);
+  }
+}
+
+/**
  * The index in `keys` of the first field of `target` that is not
  * undefined, or -1 (and -1 for anything that is not an object), reading
  * them in order: what the core's `Node::first_field_of` reads a field at a

@@ -27,6 +27,13 @@ extern "C" {
     fn guarded_get(target: &JsValue, key: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = field)]
     fn guarded_field(target: &JsValue, key: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = elementField)]
+    fn guarded_element_field(
+        history: &JsValue,
+        index: u32,
+        outer: &JsValue,
+        key: &JsValue,
+    ) -> JsValue;
     #[wasm_bindgen(js_name = lengthOf)]
     fn guarded_length_of(value: &JsValue) -> f64;
     #[wasm_bindgen(js_name = field)]
@@ -240,12 +247,30 @@ pub fn get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue> {
 /// A field of an object; `None` when it is absent or undefined, or
 /// `target` is not an object.
 pub fn field(target: &JsValue, key: &JsValue) -> Result<Option<JsValue>, JsValue> {
-    let value = guarded_field(target, key);
+    field_answer(guarded_field(target, key))
+}
+
+/// What a field read answered, by the kind byte it set: `None` for
+/// undefined or no object, `Err` with what a read threw.
+fn field_answer(value: JsValue) -> Result<Option<JsValue>, JsValue> {
     match FLAGS[FIELD_KIND].load(Ordering::Relaxed) {
         0 => Ok(None),
         THREW => Err(take_thrown()),
         _ => Ok(Some(value)),
     }
+}
+
+/// The field `key` of the element of `history` at `index` (of its field
+/// `outer` when that is not ""), as `field` reads each, in one call;
+/// `None` when it is absent or undefined, or the element (or `outer`) is
+/// not an object.
+pub fn element_field(
+    history: &JsValue,
+    index: u32,
+    outer: &JsValue,
+    key: &JsValue,
+) -> Result<Option<JsValue>, JsValue> {
+    field_answer(guarded_element_field(history, index, outer, key))
 }
 
 /// An array's `length` when it is a whole number up to 2^32 - 1; `Ok(None)`

@@ -34,6 +34,10 @@ pub struct JsHistory<'h> {
     /// The payloads `result_parts` recorded, to be estimated
     /// (`Messages::recorded_payload`).
     payloads: OnceCell<Array>,
+    /// The JS names of the first field `result_field_value` read, which
+    /// pruning's walk reads of every older tool message: looked up in the
+    /// names' cache each time, they cost what the one call saved.
+    field_keys: OnceCell<(ResultField, JsValue, JsValue)>,
 }
 
 /// What the copies of cleared messages were made for: the field a
@@ -57,6 +61,7 @@ impl<'h> JsHistory<'h> {
             replacement: None,
             copies: OnceCell::new(),
             payloads: OnceCell::new(),
+            field_keys: OnceCell::new(),
         })
     }
 
@@ -104,6 +109,16 @@ impl Messages for JsHistory<'_> {
     fn message(&self, index: usize) -> Option<JsNode> {
         let (element, _) = guarded::get_index(self.array, index as u32).ok()?;
         Some(JsNode(element))
+    }
+
+    /// In one call into JS, where the element and each field took one.
+    fn result_field_value(&self, index: usize, field: ResultField) -> Option<JsNode> {
+        let made = || (field, key(field.outer), key(field.key));
+        let kept = self.field_keys.get_or_init(made);
+        let other = (kept.0 != field).then(made);
+        let (_, outer, inner) = other.as_ref().unwrap_or(kept);
+        let value = guarded::element_field(self.array, index as u32, outer, inner).ok()??;
+        Some(JsNode(value))
     }
 
     /// In one call into JS, which reads the messages from the array itself:

@@ -77,6 +77,14 @@ pub trait Messages {
             .collect()
     }
 
+    /// The value of `field`, the one field that holds the result of the
+    /// message at `index` (`ResultField::value`); `None` when the message
+    /// cannot be read, the field is absent, or a read throws (the caller
+    /// then reads the message itself, and reports what is wrong).
+    fn result_field_value(&self, index: usize, field: ResultField) -> Option<Self::Node> {
+        field.value(&self.message(index)?)
+    }
+
     /// For each message at `indexes`, `ResultParts::to_clear` of it by
     /// `rule`, as three numbers in a row: which of its parts hold a result
     /// to clear, which of those report an error, and, when `payloads`, with

@@ -302,7 +302,7 @@ fn field_result<H: Messages + ?Sized>(
     let Some(ResultRule::Field(field)) = rules.rule(formats, role?) else {
         return None;
     };
-    let value = field.value(&effective.message(index)?)?;
+    let value = effective.result_field_value(index, field)?;
     let (milli, cleared) = value.estimate_text(placeholder)?;
     Some(ToolResult::new(
         field.path(),

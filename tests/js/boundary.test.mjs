@@ -28,6 +28,7 @@ const SAFE = [
   [/^(var v0 = getCachedStringFromWasm0\(arg0, arg1\); )?const ret = (arg0|v0); return ret; \}/, "a cast: returns its argument"],
   [/^const ret = getStringFromWasm0\(arg0, arg1\); return ret; \}/, "makes a JS string from the module's own memory"],
   [/^const ret = field\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's field with an index (guarded_item), which catches what it calls (the test below)"],
+  [/^const ret = elementField\d?\(arg0, arg1 >>> 0, arg2, arg3\); return ret; \}$/, "calls guarded.js's elementField with the caller's history, an index and two names of the bindings' making; it catches what it reads (the test below)"],
   [/^const ret = copyArray\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's copyArray (guarded_copy_array), made by guarded(), which catches what it calls (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(arg0, arg1 >>> 0, v0, arg4 !== 0, getArrayU8FromWasm0\(arg5, arg6\)\); \}$/, "calls guarded.js's roleNames with the caller's history, an index, and an array and a byte view of the module's own making; it catches what it reads (the test below)"],
   [/^const ret = elementsIn\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\)\); return ret; \}$/, "calls guarded.js's elementsIn with the caller's history and a view of the module's own memory; it catches what it reads (the test below)"],
@@ -119,6 +120,17 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       assert.match(
         body,
         /^  if \([^\n]+\) return answer\(undefined, 0\);\n  try \{\n(    \/\/ [^\n]+\n)*    const value = target\[key\];\n    return answer\(value, kindOf\(value\)\);\n  \} catch \(error\) \{\n    thrown = error;\n    return answer\(undefined, 8\);\n  \}$/,
+        name,
+      );
+      continue;
+    }
+    if (name === "elementField") {
+      // Every read (the element, its outer field, the field) in one try,
+      // whose catch keeps what was thrown for takeThrown() and says so in
+      // the kind byte, as field's does.
+      assert.match(
+        body,
+        /^  try \{\n    const message = history\[index\];\n    if \([^\n]+\) return answer\(undefined, 0\);\n    const holder = outer === "" \? message : message\[outer\];\n    if \([^\n]+\) return answer\(undefined, 0\);\n    const value = holder\[key\];\n    return answer\(value, kindOf\(value\)\);\n  \} catch \(error\) \{\n    thrown = error;\n    return answer\(undefined, 8\);\n  \}$/,
         name,
       );
       continue;
