@@ -4,12 +4,12 @@
 // 10,000 messages, against that history's own byte-touch limit, with the
 // floors. Prints the rows as JSON.
 //
-// A process of their own, as an agent loop that speaks one SDK runs: in one
-// process for all nine formats, the JS that reads the messages sees every
-// format's shapes, and V8 keeps what such a read learned of many shapes in
-// a cache it empties at every full collection, which the bench makes
-// before every run. Pruning Anthropic's session so took 5.7 ms where it
-// took 2.3 ms in a process of its own (bench/HISTORY.md).
+// A process of their own, as an agent loop that speaks one SDK runs: in a
+// process whose JS reads of messages have seen all nine formats' shapes, the
+// full collection the bench makes before every run makes the next call up
+// to twice as long, where in a process of one format it costs nothing.
+// Pruning Anthropic's session so took 5.7 ms where it took 2.3 ms in a
+// process of its own (bench/HISTORY.md).
 //
 // usage: node --expose-gc bench/sessions.mjs FORMAT [--quick]
 
