@@ -374,18 +374,19 @@ pub fn elements_at(
     copies: &JsValue,
     from_copies: &mut [u8],
 ) -> Result<Array, (u32, JsValue)> {
-    let elements = guarded_elements_at(history, indexes, copies, from_copies);
-    if took_throw() {
-        return Err((elements.as_f64().unwrap_or(0.0) as u32, take_thrown()));
-    }
-    Ok(elements.unchecked_into())
+    elements_answer(guarded_elements_at(history, indexes, copies, from_copies))
 }
 
 /// The elements of `history` in the ranges `bounds` gives (start and end
 /// pairs), in order, as a new array, in one call; or the index whose read
 /// threw, and what it threw.
 pub fn elements_in(history: &JsValue, bounds: &[u32]) -> Result<Array, (u32, JsValue)> {
-    let elements = guarded_elements_in(history, bounds);
+    elements_answer(guarded_elements_in(history, bounds))
+}
+
+/// What `elementsAt` or `elementsIn` answered: the new array, or the index
+/// whose read threw (kept by `fail`), and what it threw.
+fn elements_answer(elements: JsValue) -> Result<Array, (u32, JsValue)> {
     if took_throw() {
         return Err((elements.as_f64().unwrap_or(0.0) as u32, take_thrown()));
     }

@@ -200,25 +200,53 @@ fn codes_from_the_end(
 /// The table of what each role found settles (`Found::slot`).
 const FOUND_SLOTS: usize = 6 * ROLE_NAMES.len();
 
+/// What a question about a message's role answers, worked out once for
+/// each role found while the formats in the running, and the question,
+/// stay the same (the formats only ever leave it).
+struct ByRole<T> {
+    formats: usize,
+    /// The question the table answers, by its address (0 for the one
+    /// question a table is asked).
+    question: usize,
+    answers: [Option<T>; FOUND_SLOTS],
+}
+
+impl<T: Copy> ByRole<T> {
+    fn new() -> ByRole<T> {
+        ByRole {
+            formats: 0,
+            question: 0,
+            answers: [None; FOUND_SLOTS],
+        }
+    }
+
+    /// The answer for `found`, from `work` the first time it is asked;
+    /// `None` for a role with no place in the table.
+    fn answer(
+        &mut self,
+        formats: &[Format],
+        question: usize,
+        found: Found,
+        work: impl FnOnce() -> T,
+    ) -> Option<T> {
+        if self.formats != formats.len() || self.question != question {
+            *self = ByRole::new();
+            self.formats = formats.len();
+            self.question = question;
+        }
+        let answer = self.answers.get_mut(found.slot())?;
+        Some(*answer.get_or_insert_with(work))
+    }
+}
+
 /// Whether every format still in the running settles a message by its
 /// role alone (`settles`, such as "no marker can have this role"), so that
-/// the message need not be read at all: worked out once for each role
-/// found while the running formats, and the question, stay the same (the
-/// formats only ever leave it).
-struct SettledByName {
-    formats: usize,
-    /// The `settles` the table answers, by its address.
-    settles: usize,
-    settled: [Option<bool>; FOUND_SLOTS],
-}
+/// the message need not be read at all.
+struct SettledByName(ByRole<bool>);
 
 impl SettledByName {
     fn new() -> SettledByName {
-        SettledByName {
-            formats: 0,
-            settles: 0,
-            settled: [None; FOUND_SLOTS],
-        }
+        SettledByName(ByRole::new())
     }
 
     fn settled(
@@ -230,17 +258,11 @@ impl SettledByName {
         let Some(found) = found else {
             return false;
         };
-        if self.formats != formats.len() || self.settles != settles as usize {
-            *self = SettledByName::new();
-            self.formats = formats.len();
-            self.settles = settles as usize;
-        }
-        let Some(settled) = self.settled.get_mut(found.slot()) else {
-            return false;
-        };
-        *settled.get_or_insert_with(|| {
-            !formats.is_empty() && formats.iter().all(|&format| settles(format, found.role()))
-        })
+        let work =
+            || !formats.is_empty() && formats.iter().all(|&format| settles(format, found.role()));
+        self.0
+            .answer(formats, settles as usize, found, work)
+            .unwrap_or(false)
     }
 }
 

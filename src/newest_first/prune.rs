@@ -35,7 +35,7 @@ use crate::view::{Edit, PathStep, Replacement, ToolResult};
 
 use super::messages::{CLEARED, TO_CLEAR};
 use super::{
-    agreed, role_names_from_the_end, Found, Messages, Runs, SettledByName, FIRST_WINDOW,
+    agreed, role_names_from_the_end, ByRole, Found, Messages, Runs, SettledByName, FIRST_WINDOW,
     FOUND_SLOTS, SHORTEST_READ_NEWEST_FIRST,
 };
 
@@ -514,30 +514,18 @@ fn agreed_rule(formats: &[Format], found: Found) -> Option<ResultRule> {
 }
 
 /// `agreed_rule` worked out once for each role found while the formats in
-/// the running stay the same (they only ever leave it): asked of every
-/// older tool message until the walk is decided, where working it out each
-/// time was a tenth of pruning a chat session.
-struct RulesByRole {
-    formats: usize,
-    rules: [Option<Option<ResultRule>>; FOUND_SLOTS],
-}
+/// the running stay the same: asked of every older tool message until the
+/// walk is decided, where working it out each time was a tenth of pruning
+/// a chat session.
+struct RulesByRole(ByRole<Option<ResultRule>>);
 
 impl RulesByRole {
     fn new() -> RulesByRole {
-        RulesByRole {
-            formats: 0,
-            rules: [None; FOUND_SLOTS],
-        }
+        RulesByRole(ByRole::new())
     }
 
     fn rule(&mut self, formats: &[Format], found: Found) -> Option<ResultRule> {
-        if self.formats != formats.len() {
-            *self = RulesByRole::new();
-            self.formats = formats.len();
-        }
-        match self.rules.get_mut(found.slot()) {
-            Some(rule) => *rule.get_or_insert_with(|| agreed_rule(formats, found)),
-            None => agreed_rule(formats, found),
-        }
+        let work = || agreed_rule(formats, found);
+        self.0.answer(formats, 0, found, work).unwrap_or_else(work)
     }
 }
