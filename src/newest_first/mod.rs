@@ -72,19 +72,21 @@ pub const SHORTEST_READ_NEWEST_FIRST: usize = 2 * FIRST_WINDOW;
 const LEADING_PROBE: usize = 8;
 
 /// The length of the next run of older messages to read, when the `read`
-/// newest messages came to `tokens`: as far back as `max_tokens` seems to
-/// reach at that rate, and a tenth again (a run that falls short costs one
-/// more run); as far again as was read once the budget is spent.
+/// newest messages came to `tokens`: the messages that seem to hold the
+/// rest of `max_tokens` at that rate, and a fifth again of them, but at
+/// most three times as many as were read, so that the reach is set by a
+/// rate of more and more messages (set at once by the rate of the newest
+/// 32, a cut of OpenAI Responses' session repeated read 716 messages to
+/// keep 473; now 520); a quarter of what was read once the budget is spent
+/// (the cut is then undecided only until an older call of a kept result is
+/// read). At least a quarter of `FIRST_WINDOW`.
 fn next_run(read: usize, tokens: u64, max_tokens: f64) -> usize {
-    let tokens = tokens as f64;
-    let reach = if tokens < max_tokens {
-        max_tokens / tokens * 1.1
-    } else {
-        2.0
+    let (read, tokens) = (read as f64, tokens as f64);
+    let rest = match tokens < max_tokens {
+        true => ((max_tokens - tokens) / tokens * read * 1.2).min(3.0 * read),
+        false => read / 4.0,
     };
-    ((read as f64 * reach) as usize)
-        .saturating_sub(read)
-        .max(FIRST_WINDOW)
+    (rest as usize).max(FIRST_WINDOW / 4)
 }
 
 /// The role names found many messages at a time (`Messages::role_names`),

@@ -321,9 +321,12 @@ test("pruneForModel: every real session repeated into a long one is pruned newes
 test("emergencyPrune: every real session repeated into a long one is cut newest first as a whole read cuts it, reading back only about as far as it keeps", () => {
   // At the default budget the cut keeps the newest few hundred messages or
   // fewer, and reads runs from the end until they decide it: never more
-  // than four times what it keeps and 256 messages. A cut that could not
-  // be sure (gemini-cli's responses, paired by an id their calls lack,
-  // once looked answered by an unread call) read all of them.
+  // than four times what it keeps and 256 messages, nor messages of more
+  // than 1.6 times the budget. A cut that could not be sure (gemini-cli's
+  // responses, paired by an id their calls lack, once looked answered by
+  // an unread call) read all of them; one whose second run reached as far
+  // as the rate of the newest 32 messages said read up to 3.5 times the
+  // budget (Claude Code's clauding-ad9315b5).
   for (const session of sessions) {
     const long = Array.from({ length: 40 }, () => session.messages).flat();
     const read = new Set();
@@ -333,6 +336,8 @@ test("emergencyPrune: every real session repeated into a long one is cut newest 
     // (The leading messages are looked at for the system prompt.)
     const reach = long.length - Math.min(...[...read].filter((i) => i >= 16));
     assert.ok(reach <= 4 * cut.length + 256, `${session.name}: read back ${reach} messages to keep ${cut.length}`);
+    const readTokens = estimateTokens(long.slice(long.length - reach));
+    assert.ok(readTokens <= 1.6 * DEFAULT_MAX_TOKENS, `${session.name}: read back ${readTokens} tokens`);
   }
 });
 
