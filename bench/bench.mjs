@@ -25,7 +25,7 @@ import * as plain from "./plain-js.mjs";
 
 const SIZES = [100, 1_000, 10_000];
 const quick = process.argv.includes("--quick");
-const runsFor = (size) => (quick ? 3 : size >= 10_000 ? 7 : 11);
+const runsFor = (size) => (quick ? 3 : size >= 10_000 ? 11 : 15);
 
 /** Every string of a history, for the text-only estimators. */
 function strings(messages) {

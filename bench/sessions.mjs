@@ -57,7 +57,7 @@ const rows = { format: null, realSessions: {} };
       "floor: emergencyPrune at 60,000": cutFloor,
       ...peersOf(format, history),
     },
-    quick ? 3 : 9,
+    quick ? 3 : 15,
   );
   for (const [name, time] of Object.entries(times)) process.stderr.write(`bench: ${format} ${name} ${time.median.toFixed(2)} ms\n`);
   rows.format = { messages: history.length, times };
@@ -80,7 +80,7 @@ for (const session of loadRealSessions().filter((session) => session.format === 
       "floor: pruneForModel": pruningFloor,
       ...peersOf(session.format, history),
     },
-    quick ? 3 : 7,
+    quick ? 3 : 11,
   );
   const row = { format: session.format, messages: session.messages.length, bytes: stringBytes(session.messages).bytes, times };
   process.stderr.write(`bench: real session ${session.name} ${row.times.pruneForModel.median.toFixed(2)} ms\n`);

@@ -77,7 +77,7 @@ const LEADING_PROBE: usize = 8;
 /// most three times as many as were read, so that the reach is set by a
 /// rate of more and more messages (set at once by the rate of the newest
 /// 32, a cut of OpenAI Responses' session repeated read 716 messages to
-/// keep 473; now 520); a quarter of what was read once the budget is spent
+/// keep 473; now 512); a quarter of what was read once the budget is spent
 /// (the cut is then undecided only until an older call of a kept result is
 /// read). At least a quarter of `FIRST_WINDOW`.
 fn next_run(read: usize, tokens: u64, max_tokens: f64) -> usize {
