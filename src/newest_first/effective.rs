@@ -8,7 +8,7 @@ use crate::formats::{read_structure, Format, MessageReader, Reading};
 use crate::prune::DEFAULT_PLACEHOLDER;
 
 use super::{
-    agreed, codes_from_the_end, Messages, Runs, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST,
+    agreed, codes_from_the_end, Messages, Runs, LEADING_PROBES, SHORTEST_READ_NEWEST_FIRST,
 };
 
 /// `cuts::effective_bounds` of `all`, read newest first: the number of
@@ -46,16 +46,19 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
     if all.len() < SHORTEST_READ_NEWEST_FIRST {
         return None;
     }
-    let mut runs = Runs::new();
-    let probe = runs
-        .read(
-            all,
-            0..LEADING_PROBE,
-            format,
-            DEFAULT_PLACEHOLDER,
-            Reading::Structure,
-        )?
-        .views;
+    let read_probe = |len: usize| {
+        let mut runs = Runs::new();
+        let reading = Reading::Structure;
+        let views = runs
+            .read(all, 0..len, format, DEFAULT_PLACEHOLDER, reading)?
+            .views;
+        Some((runs, views))
+    };
+    let [first, then] = LEADING_PROBES;
+    let (mut runs, mut probe) = read_probe(first)?;
+    if cuts::instructions(&probe) == probe.len() {
+        (runs, probe) = read_probe(then)?;
+    }
     let instructions = cuts::instructions(&probe);
     if instructions == probe.len() {
         return None; // the instructions may go on past the probe
@@ -64,7 +67,7 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
     let roleless = Format::any_marker_may_lack_role(&formats);
     // The marker is never among the instructions, so the newest one after
     // the probe, or else the probe's, is where the effective history starts.
-    let candidates = codes_from_the_end(LEADING_PROBE..all.len(), |window| {
+    let candidates = codes_from_the_end(probe.len()..all.len(), |window| {
         all.marker_candidates(window, roleless)
     });
     for (index, _) in candidates.filter(|&(_, candidate)| candidate != 0) {

@@ -7,7 +7,7 @@ use crate::error::InputError;
 use crate::formats::{joined_runs, read_history, read_structure, Format, Reading};
 use crate::prune::{self, Cut, DEFAULT_PLACEHOLDER};
 
-use super::{next_run, Messages, Runs, FIRST_WINDOW, LEADING_PROBE, SHORTEST_READ_NEWEST_FIRST};
+use super::{next_run, Messages, Runs, FIRST_WINDOW, LEADING_PROBES, SHORTEST_READ_NEWEST_FIRST};
 
 /// `prune::emergency_cut` of `messages`, read newest first.
 pub fn emergency_cut<H: Messages + ?Sized>(
@@ -71,9 +71,14 @@ pub fn windowed_cut<H: Messages + ?Sized>(
 /// tell and none of them makes a tool call (a call answered among unread
 /// messages would hold every cut open).
 fn leading_messages<H: Messages + ?Sized>(messages: &H, format: Option<Format>) -> Option<usize> {
-    let probe = messages.run(0..messages.len().min(LEADING_PROBE))?;
-    let views = read_structure(&probe, format, "messages").ok()?;
-    let leading = cuts::leading(&views);
-    let calls = views[..leading].iter().any(|view| !view.opens.is_empty());
-    (leading < probe.len() && !calls).then_some(leading)
+    for len in LEADING_PROBES {
+        let probe = messages.run(0..messages.len().min(len))?;
+        let views = read_structure(&probe, format, "messages").ok()?;
+        let leading = cuts::leading(&views);
+        if leading < probe.len() {
+            let calls = views[..leading].iter().any(|view| !view.opens.is_empty());
+            return (!calls).then_some(leading);
+        }
+    }
+    None
 }

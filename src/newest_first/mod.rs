@@ -67,9 +67,12 @@ const FIRST_WINDOW: usize = 32;
 /// more than half of it.
 pub const SHORTEST_READ_NEWEST_FIRST: usize = 2 * FIRST_WINDOW;
 
-/// The leading messages are looked for in this many messages; a history
-/// that begins with more system messages than this is read whole.
-const LEADING_PROBE: usize = 8;
+/// The leading messages are looked for in the first two messages, then,
+/// when both are system messages, in the first eight; a history that
+/// begins with more system messages than that is read whole. (Most begin
+/// with one system prompt and a request: reading eight messages whole
+/// every time was a tenth of the effective history of a chat session.)
+const LEADING_PROBES: [usize; 2] = [2, 8];
 
 /// The length of the next run of older messages to read, when the `read`
 /// newest messages came to `tokens`: the messages that seem to hold the

@@ -232,6 +232,32 @@ test("effectiveHistory reads of an older assistant or tool message its role alon
   }
 });
 
+test("effectiveHistory and emergencyPrune read whole only as many leading messages as show where the system prompt ends: two after one system prompt, eight after more", () => {
+  // The first assistant message's tool calls are read only by a whole read
+  // of it: the look for a marker reads its role alone, and the cut at a
+  // small budget keeps only the newest turns.
+  const watched = (history, at) => {
+    const reads = { count: 0 };
+    const { tool_calls: calls, ...rest } = history[at];
+    const message = Object.defineProperty(rest, "tool_calls", { enumerable: true, get: () => (reads.count++, calls) });
+    return { history: history.map((m, i) => (i === at ? message : m)), reads };
+  };
+  const one = watched(codingSession(300, { outputLines: 3 }), 2);
+  assert.equal(one.history[2].role, "assistant");
+  const found = kram.effectiveHistory(one.history);
+  assert.equal(found.length, one.history.length);
+  const kept = kram.emergencyPrune(one.history, 2_000);
+  assert.ok(kept.length < 100 && kept[0] === one.history[0]);
+  assert.equal(one.reads.count, 0, "the probe of two messages found the system prompt's end");
+  // Two system messages: the probe of two is all instructions, so eight are read.
+  const twoPrompts = codingSession(300, { outputLines: 3 });
+  twoPrompts.splice(1, 0, { role: "system", content: "Answer in English." });
+  const two = watched(twoPrompts, 3);
+  const foundTwo = kram.effectiveHistory(two.history);
+  assert.deepEqual([foundTwo[0], foundTwo[1], foundTwo.length], [twoPrompts[0], twoPrompts[1], twoPrompts.length]);
+  assert.ok(two.reads.count > 0, "the probe of eight read the assistant message whole");
+});
+
 test("needsCompaction over its budget leaves the older messages unread, and under it refuses a broken one", () => {
   const history = codingSession(300, { outputLines: 3 });
   const broken = history.map((message, i) => (i === 5 ? { ...message, content: 7 } : message));
