@@ -137,7 +137,9 @@ pub const RESULT_FIELD: &str = "output";
 /// The role `view` gives an item that is no message and has no role, by
 /// its type, for the types whose role settles what pruning reads of it (the
 /// newest-first reads find them many at a time): a call's output is a tool
-/// message, a call or reasoning the assistant's.
+/// message, a call or reasoning the assistant's, and so is a call of one of
+/// OpenAI's own tools (the `*_call` items of the SDK's `ResponseOutputItem`),
+/// which holds no result to clear.
 pub const ROLE_BY_TYPE: RoleRule = RoleRule::one_of(
     &[
         ("function_call_output", Role::Tool),
@@ -145,6 +147,13 @@ pub const ROLE_BY_TYPE: RoleRule = RoleRule::one_of(
         ("function_call", Role::Assistant),
         ("custom_tool_call", Role::Assistant),
         ("reasoning", Role::Assistant),
+        ("web_search_call", Role::Assistant),
+        ("file_search_call", Role::Assistant),
+        ("computer_call", Role::Assistant),
+        ("code_interpreter_call", Role::Assistant),
+        ("image_generation_call", Role::Assistant),
+        ("local_shell_call", Role::Assistant),
+        ("mcp_call", Role::Assistant),
     ],
     "",
 );

@@ -511,6 +511,27 @@ function weighsAsWholeRead(history, name) {
   return low;
 }
 
+test("pruneForModel reads an older call of OpenAI's own tools (a web search) for its type alone, and prunes as a whole read does", () => {
+  // Such a call holds no result to clear: its type says so, as a function
+  // call's does. Read whole, each was a tenth of pruning the fixture.
+  const session = JSON.parse(readFileSync(new URL("../fixtures/openai-responses.json", import.meta.url), "utf8"));
+  const history = Array.from({ length: 100 }, () => structuredClone(session)).flat();
+  const fieldsRead = new Map();
+  const watched = history.map((item, i) => {
+    if (item.type !== "web_search_call") return item;
+    fieldsRead.set(i, new Set());
+    return new Proxy(item, { get: (target, key, receiver) => (fieldsRead.get(i).add(key), Reflect.get(target, key, receiver)) });
+  });
+  assert.ok(fieldsRead.size >= 100, `${fieldsRead.size} web search calls`);
+  const pruned = pruneForModel(watched);
+  // The newest run is read whole, with its estimates.
+  const older = [...fieldsRead].filter(([i]) => i < history.length - 32);
+  const readMore = older.filter(([, keys]) => [...keys].some((key) => key !== "role" && key !== "type"));
+  assert.deepEqual(readMore.map(([i, keys]) => `${i}: ${[...keys].map(String)}`), []);
+  assert.deepEqual(pruned, new kram.HistoryMemo().pruneForModel(history));
+  assert.ok(pruned.some((item, i) => item !== watched[i]), "some results are cleared");
+});
+
 test("pruneForModel weighs the older results as a whole read does, in every format whose results are parts", () => {
   // Past the protected output, each older result is estimated from the
   // payload the rule's one call into JS recorded (resultParts in
