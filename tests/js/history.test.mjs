@@ -513,7 +513,8 @@ function weighsAsWholeRead(history, name) {
 
 test("pruneForModel reads an older call of OpenAI's own tools (a web search) for its type alone, and prunes as a whole read does", () => {
   // Such a call holds no result to clear: its type says so, as a function
-  // call's does. Read whole, each was a tenth of pruning the fixture.
+  // call's does. Read whole, they were about a quarter of pruning the
+  // fixture.
   const session = JSON.parse(readFileSync(new URL("../fixtures/openai-responses.json", import.meta.url), "utf8"));
   const history = Array.from({ length: 100 }, () => structuredClone(session)).flat();
   const fieldsRead = new Map();
