@@ -343,3 +343,21 @@ fn agreed<T: PartialEq>(
     });
     answer.filter(|_| !differ)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ROLE_NAMES;
+    use crate::formats::{langchain, openai_responses};
+
+    /// A message whose type a format settles it by (`Format::known_role`)
+    /// but that the role look does not find is read whole instead, which no
+    /// answer shows: each such type is one of `ROLE_NAMES`.
+    #[test]
+    fn the_role_look_finds_every_type_a_format_settles_a_message_by() {
+        for rule in [&openai_responses::ROLE_BY_TYPE, &langchain::ROLE_BY_TYPE] {
+            for (name, _) in rule.roles {
+                assert!(ROLE_NAMES.contains(name), "{name} is not in ROLE_NAMES");
+            }
+        }
+    }
+}
