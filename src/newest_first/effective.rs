@@ -70,6 +70,7 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
     let candidates = codes_from_the_end(probe.len()..all.len(), |window| {
         all.marker_candidates(window, roleless)
     });
+    let mut widened = probe.len() == then;
     for (index, _) in candidates.filter(|&(_, candidate)| candidate != 0) {
         let message = all.message(index)?;
         let reader = MessageReader {
@@ -79,10 +80,21 @@ fn bounds_from_the_end<H: Messages + ?Sized>(
             sizes: false,
             cleared: false,
         };
-        if agreed(&mut formats, |format| {
-            format.reads_as_marker(&message, &reader)
-        })? {
-            return Some((instructions, index));
+        // Two messages fit more formats than eight: where those read the
+        // candidate differently, the eight may leave only those that agree.
+        loop {
+            match agreed(&mut formats, |format| {
+                format.reads_as_marker(&message, &reader)
+            }) {
+                Some(true) => return Some((instructions, index)),
+                Some(false) => break,
+                None if !widened => {
+                    widened = true;
+                    let wider = read_probe(then)?.0.formats();
+                    formats.retain(|format| wider.contains(format));
+                }
+                None => return None,
+            }
         }
     }
     Some(cuts::effective_bounds(&probe))

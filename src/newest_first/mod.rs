@@ -68,7 +68,9 @@ const FIRST_WINDOW: usize = 32;
 pub const SHORTEST_READ_NEWEST_FIRST: usize = 2 * FIRST_WINDOW;
 
 /// The leading messages are looked for in the first two messages, then,
-/// when both are system messages, in the first eight; a history that
+/// when both are system messages, in the first eight (which the effective
+/// history's search also reads when the formats the two fit read a marker
+/// differently: the eight fit fewer); a history that
 /// begins with more system messages than that is read whole. (Most begin
 /// with one system prompt and a request: reading eight messages whole
 /// every time was a tenth of the effective history of a chat session.)

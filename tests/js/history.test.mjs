@@ -230,6 +230,20 @@ test("effectiveHistory reads of an older assistant or tool message its role alon
     const found = effectiveHistory(marked);
     assert.deepEqual([found[0], found[1], found.length], [history[0], marker, history.length - 98]);
   }
+  // A system message named as the marker, as OpenAI Chat's reads, 200
+  // messages from the end: the first two messages fit formats that read it
+  // differently, and the first eight settle which is the history's, as a
+  // read of them all would (the whole history was read before).
+  const history = codingSession(1_000, { outputLines: 3 });
+  const marker = { role: "system", name: MARKER, content: "<summary>Earlier work.</summary>" };
+  const at = history.length - 200;
+  const read = new Set();
+  const watched = [...history.slice(0, at), marker, ...history.slice(at)].map((message, i) =>
+    message.role !== "assistant" ? message : new Proxy(message, { get: (target, key) => (key !== "role" && read.add(i), Reflect.get(target, key)) }),
+  );
+  const found = effectiveHistory(watched);
+  assert.deepEqual([found[0], found[1], found.length], [history[0], marker, 202]);
+  assert.deepEqual([...read].filter((i) => i >= 8 && i < at), []);
 });
 
 test("effectiveHistory and emergencyPrune read whole only as many leading messages as show where the system prompt ends: two after one system prompt, eight after more", () => {
