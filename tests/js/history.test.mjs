@@ -231,9 +231,9 @@ test("effectiveHistory reads of an older assistant or tool message its role alon
     assert.deepEqual([found[0], found[1], found.length], [history[0], marker, history.length - 98]);
   }
   // A system message named as the marker, as OpenAI Chat's reads, 200
-  // messages from the end: the first two messages fit formats that read it
-  // differently, and the first eight settle which is the history's, as a
-  // read of them all would (the whole history was read before).
+  // messages from the end: the first two messages fit Ollama's format too,
+  // which reads it as no marker, and the first eight leave that format out,
+  // as a read of them all would (the build before read the whole history).
   const history = codingSession(1_000, { outputLines: 3 });
   const marker = { role: "system", name: MARKER, content: "<summary>Earlier work.</summary>" };
   const at = history.length - 200;
