@@ -25,6 +25,7 @@ import * as plain from "./plain-js.mjs";
 
 const SIZES = [100, 1_000, 10_000];
 const quick = process.argv.includes("--quick");
+const runsFor = (size) => (quick ? 3 : size >= 10_000 ? 11 : 15);
 
 /** Every string of a history, for the text-only estimators. */
 function strings(messages) {
@@ -77,24 +78,20 @@ async function timeLoop(options, histories) {
 }
 
 /**
- * The times of `work(state)` on a state that `setup()` made, untimed (one
- * more turn read by a memo or a ContextManager that has seen the rest),
- * for several works in rounds as `timeInRounds` times them; the first
- * round is a warm-up.
+ * The time of `work(state)` on a state that `setup()` made, untimed: one
+ * more turn read by a memo or a ContextManager that has seen the rest.
  */
-async function timeAfterInRounds(works, runs) {
-  const samples = Object.fromEntries(Object.keys(works).map((name) => [name, []]));
-  for (let round = 0; round <= runs; round++) {
-    for (const [name, { setup, work }] of Object.entries(works)) {
-      await collect();
-      const state = await setup();
-      globalThis.gc?.();
-      const start = process.hrtime.bigint();
-      await work(state);
-      if (round > 0) samples[name].push(Number(process.hrtime.bigint() - start) / 1e6);
-    }
+async function timeAfter(setup, work, runs) {
+  const samples = [];
+  for (let i = 0; i <= runs; i++) {
+    await collect();
+    const state = await setup();
+    globalThis.gc?.();
+    const start = process.hrtime.bigint();
+    await work(state);
+    if (i > 0) samples.push(Number(process.hrtime.bigint() - start) / 1e6); // the first is a warm-up
   }
-  return Object.fromEntries(Object.entries(samples).map(([name, xs]) => [name, summary(xs, runs)]));
+  return summary(samples, runs);
 }
 
 /** The checks that the plain-JS rules and the package agree on a history. */
@@ -109,13 +106,7 @@ function agree(history, budget) {
 
 const results = { date: new Date().toISOString(), node: process.version, sizes: {} };
 
-/**
- * What the bench times on its generated history of `size` messages: the
- * row its figures go into, the package's own works (`ours`), the works
- * timed on a state a setup makes (`after`), an agent loop's turns
- * (`loop`), and the peers, each with its runs.
- */
-function sizeWorks(size) {
+for (const size of SIZES) {
   const history = generate(size);
   const { bytes, strings: stringCount } = stringBytes(history.chat);
   const lang = history.langChain.map(langChainMessage);
@@ -125,7 +116,13 @@ function sizeWorks(size) {
   const total = kram.estimateTokens(history.chat);
   const budget = Math.floor(total / 2);
   agree(history, budget);
+  const runs = runsFor(size);
+  reserve(bytes);
   const row = { messages: size, bytes, strings: stringCount, tokens: total, budget, times: {} };
+  const measure = async (name, work, r = runs) => {
+    row.times[name] = await time(work, r);
+    process.stderr.write(`bench: ${size} ${name} ${row.times[name].median.toFixed(2)} ms\n`);
+  };
 
   // The text as one string, in one message: the floor of any reading,
   // taken in with one copy and estimated with no walk of any message.
@@ -143,112 +140,97 @@ function sizeWorks(size) {
   const firstRequest = history.chat.findIndex((m) => m.role === "user");
   const longTask = history.chat.filter((m, i) => m.role !== "user" || i === firstRequest);
   const roomy = { maxTokens: total * 10 };
-  const ours = {
-    "byte-touch": () => byteTouch(history.chat),
-    estimateTokens: () => kram.estimateTokens(history.chat),
-    "estimateTokens, the text as one string": () => kram.estimateTokens(oneText),
-    // That string copied into memory alone, with one encodeInto, as the
-    // module takes it in: the floor less this is the estimate's own
-    // arithmetic, which any reading adds to the byte-touch limit.
-    "the text as one string, copied alone": () => copyOnce(oneText[0].content),
-    "byte-touch, plain text messages": () => byteTouch(plainText),
-    "estimateTokens, plain text messages": () => kram.estimateTokens(plainText),
-    needsCompaction: () => kram.needsCompaction(history.chat, budget),
-    effectiveHistory: () => kram.effectiveHistory(history.chat),
-    "effectiveHistory, a marker 200 from the end": () => kram.effectiveHistory(marked),
-    describeMessages: () => kram.describeMessages(history.chat),
-    pruneForModel: () => kram.pruneForModel(history.chat),
-    emergencyPrune: () => kram.emergencyPrune(history.chat, budget),
-    // At the default budget, as an agent loop cuts: read newest first, it reads only the newest messages.
-    "emergencyPrune at 60,000": () => kram.emergencyPrune(history.chat, kram.DEFAULT_MAX_TOKENS),
-    "pruneForModel (AI SDK)": () => kram.pruneForModel(history.aiSdk),
-    "pruneForModel, a single long task": () => kram.pruneForModel(longTask),
-    "ContextManager.prepare, first": () => new kram.ContextManager(roomy).prepare(history.chat),
-  };
-
+  // The package's own rows, in rounds with the byte-touch limit they are
+  // read against (the peers, some of which take seconds, one by one below).
+  const ours = await timeInRounds(
+    {
+      "byte-touch": () => byteTouch(history.chat),
+      estimateTokens: () => kram.estimateTokens(history.chat),
+      "estimateTokens, the text as one string": () => kram.estimateTokens(oneText),
+      // That string copied into memory alone, with one encodeInto, as the
+      // module takes it in: the floor less this is the estimate's own
+      // arithmetic, which any reading adds to the byte-touch limit.
+      "the text as one string, copied alone": () => copyOnce(oneText[0].content),
+      "byte-touch, plain text messages": () => byteTouch(plainText),
+      "estimateTokens, plain text messages": () => kram.estimateTokens(plainText),
+      needsCompaction: () => kram.needsCompaction(history.chat, budget),
+      effectiveHistory: () => kram.effectiveHistory(history.chat),
+      "effectiveHistory, a marker 200 from the end": () => kram.effectiveHistory(marked),
+      describeMessages: () => kram.describeMessages(history.chat),
+      pruneForModel: () => kram.pruneForModel(history.chat),
+      emergencyPrune: () => kram.emergencyPrune(history.chat, budget),
+      // At the default budget, as an agent loop cuts: read newest first, it reads only the newest messages.
+      "emergencyPrune at 60,000": () => kram.emergencyPrune(history.chat, kram.DEFAULT_MAX_TOKENS),
+      "pruneForModel (AI SDK)": () => kram.pruneForModel(history.aiSdk),
+      "pruneForModel, a single long task": () => kram.pruneForModel(longTask),
+      "ContextManager.prepare, first": () => new kram.ContextManager(roomy).prepare(history.chat),
+    },
+    runs,
+  );
+  for (const [name, time] of Object.entries(ours)) {
+    row.times[name] = time;
+    process.stderr.write(`bench: ${size} ${name} ${time.median.toFixed(2)} ms\n`);
+  }
   // An agent loop's turn: the history it has read before, and one more turn
   // (a user message, a tool call, its result, an answer) at its end.
   const seen = history.chat.slice(0, -4);
+  const after = async (name, setup, work) => {
+    row.times[name] = await timeAfter(setup, work, runs);
+    process.stderr.write(`bench: ${size} ${name} ${row.times[name].median.toFixed(2)} ms\n`);
+  };
   /** A manager with these options that has prepared the history but its last turn. */
   const managerThatSaw = (options) => async () => {
     const manager = new kram.ContextManager(options);
     await manager.prepare(seen);
     return manager;
   };
-  // The same turn over the budget, where pruning is enough: the tier a long
-  // session sits at, reading its history, its pruned copy and its estimate.
-  const prunedBudget = { maxTokens: Math.ceil(1.5 * kram.estimateTokens(kram.pruneForModel(history.chat))) };
-  const after = {
-    "ContextManager.prepare, one more turn": { setup: managerThatSaw(roomy), work: (manager) => manager.prepare(history.chat) },
-    "ContextManager.prepare, one more turn, pruned tier": {
-      setup: managerThatSaw(prunedBudget),
-      work: async (manager) => {
-        const { tier } = await manager.prepare(history.chat);
-        if (tier !== "pruned") throw new Error(`the pruned-tier turn came out ${tier}`);
-      },
-    },
-    "HistoryMemo estimateTokens, one more turn": {
-      setup: () => {
-        const memo = new kram.HistoryMemo();
-        memo.estimateTokens(seen);
-        return memo;
-      },
-      work: (memo) => memo.estimateTokens(history.chat),
-    },
-  };
+  await after("ContextManager.prepare, one more turn", managerThatSaw(roomy), (manager) => manager.prepare(history.chat));
   // The same turn as an agent loop meets it: one manager, the history one
   // turn longer at each call, the turns' histories made before any is timed.
   const loopTurns = Math.min(50, size / 20);
-  const loop = {
-    options: roomy,
-    histories: Array.from({ length: loopTurns + 1 }, (_, turn) => history.chat.slice(0, history.chat.length - 4 * (loopTurns - turn))),
-  };
-
-  const runs = quick ? 3 : size >= 10_000 ? 11 : 15;
-  const peers = {
-    "plain JS estimateTokens": () => plain.estimateTokens(history.chat),
-    "plain JS needsCompaction": () => plain.needsCompaction(history.chat, budget),
-    "plain JS effectiveHistory": () => plain.effectiveHistory(history.chat),
-    "plain JS pruneForModel": () => plain.pruneForModel(history.chat),
-    "plain JS emergencyPrune": () => plain.emergencyPrune(history.chat, budget),
-    "LangChain trimMessages": () =>
-      trimMessages(lang, { maxTokens: budget, strategy: "last", tokenCounter: charsOver4, startOn: "human", includeSystem: true }),
-    "AI SDK pruneMessages": () => aiSdkPrune(history.aiSdk),
-    "tokenx estimateTokenCount": () => texts.reduce((sum, t) => sum + estimateTokenCount(t), 0),
-    "gpt-tokenizer o200k count": () => texts.reduce((sum, t) => sum + exactO200k(t), 0),
-  };
-  // gpt-tokenizer takes over a second a run at 10,000 messages.
-  const peerRuns = { "gpt-tokenizer o200k count": size >= 10_000 ? (quick ? 1 : 2) : runs };
-  return { row, ours, after, loop, peers, runs, peerRuns };
-}
-
-const bySize = new Map(SIZES.map((size) => [size, sizeWorks(size)]));
-for (const [size, { row }] of bySize) results.sizes[size] = row;
-const record = (size, name, time) => {
-  results.sizes[size].times[name] = time;
-  process.stderr.write(`bench: ${size} ${name} ${time.median.toFixed(2)} ms\n`);
-};
-// The package's own rows of every size and their byte-touch limits, in the
-// same rounds: each is read against its limit, and 10k ÷ 1k compares times
-// of the same spells of the machine (timed size after size, a slower spell
-// that fell on one size's rows moved it by up to a half, the copy of one
-// string alone from 10 to 14.7 in one run). The peers, some of which take
-// seconds, are timed one by one below.
-const bySizeAndName = (works) =>
-  Object.fromEntries([...bySize].flatMap(([size, sizeRow]) => Object.entries(works(sizeRow)).map(([name, work]) => [`${size}\t${name}`, work])));
-const split = (key) => {
-  const tab = key.indexOf("\t");
-  return [Number(key.slice(0, tab)), key.slice(tab + 1)];
-};
-const oursRuns = quick ? 3 : 11;
-for (const [key, time] of Object.entries(await timeInRounds(bySizeAndName((s) => s.ours), oursRuns))) record(...split(key), time);
-for (const [key, time] of Object.entries(await timeAfterInRounds(bySizeAndName((s) => s.after), oursRuns))) record(...split(key), time);
-for (const [size, { loop }] of bySize) {
+  const histories = Array.from({ length: loopTurns + 1 }, (_, turn) =>
+    history.chat.slice(0, history.chat.length - 4 * (loopTurns - turn)),
+  );
   await collect();
-  record(size, "ContextManager.prepare, an agent loop's turn", await timeLoop(loop.options, loop.histories));
-}
-for (const [size, { peers, runs, peerRuns }] of bySize) {
-  for (const [name, work] of Object.entries(peers)) record(size, name, await time(work, peerRuns[name] ?? runs));
+  const loopRow = "ContextManager.prepare, an agent loop's turn";
+  row.times[loopRow] = await timeLoop(roomy, histories);
+  process.stderr.write(`bench: ${size} ${loopRow} ${row.times[loopRow].median.toFixed(2)} ms\n`);
+  // The same turn over the budget, where pruning is enough: the tier a long
+  // session sits at, reading its history, its pruned copy and its estimate.
+  const prunedBudget = { maxTokens: Math.ceil(1.5 * kram.estimateTokens(kram.pruneForModel(history.chat))) };
+  await after(
+    "ContextManager.prepare, one more turn, pruned tier",
+    managerThatSaw(prunedBudget),
+    async (manager) => {
+      const { tier } = await manager.prepare(history.chat);
+      if (tier !== "pruned") throw new Error(`the pruned-tier turn came out ${tier}`);
+    },
+  );
+  await after(
+    "HistoryMemo estimateTokens, one more turn",
+    () => {
+      const memo = new kram.HistoryMemo();
+      memo.estimateTokens(seen);
+      return memo;
+    },
+    (memo) => memo.estimateTokens(history.chat),
+  );
+  await measure("plain JS estimateTokens", () => plain.estimateTokens(history.chat));
+  await measure("plain JS needsCompaction", () => plain.needsCompaction(history.chat, budget));
+  await measure("plain JS effectiveHistory", () => plain.effectiveHistory(history.chat));
+  await measure("plain JS pruneForModel", () => plain.pruneForModel(history.chat));
+  await measure("plain JS emergencyPrune", () => plain.emergencyPrune(history.chat, budget));
+  await measure("LangChain trimMessages", () =>
+    trimMessages(lang, { maxTokens: budget, strategy: "last", tokenCounter: charsOver4, startOn: "human", includeSystem: true }),
+  );
+  await measure("AI SDK pruneMessages", () => aiSdkPrune(history.aiSdk));
+  await measure("tokenx estimateTokenCount", () => texts.reduce((sum, t) => sum + estimateTokenCount(t), 0));
+  await measure(
+    "gpt-tokenizer o200k count",
+    () => texts.reduce((sum, t) => sum + exactO200k(t), 0),
+    size >= 10_000 ? (quick ? 1 : 2) : runs,
+  );
+  results.sizes[size] = row;
 }
 
 // Every format: its fixture session (tests/fixtures/FORMAT.json) and every
