@@ -103,8 +103,9 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     // in the others (`Format::no_results_by_name`); one format needs no
     // such look.
     let with_content = formats.len() > 1;
-    let older: Vec<(usize, Option<Found>)> =
-        role_names_from_the_end(effective, 0..end, with_content).collect();
+    // (Made to its length at once: collected, it grew by copies.)
+    let mut older = Vec::with_capacity(end);
+    older.extend(role_names_from_the_end(effective, 0..end, with_content));
     let mut known: Option<KnownResults> = None;
     // Whether the rule has read the older messages, or tried to.
     let mut rule_tried = false;
