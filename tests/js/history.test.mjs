@@ -279,6 +279,30 @@ test("needsCompaction over its budget leaves the older messages unread, and unde
   assert.throws(() => kram.needsCompaction(broken, 1e9), (error) => error instanceof TypeError && /^effective\[5\]\.content /.test(error.message));
 });
 
+test("needsCompaction over its budget reads little past the newest messages that hold it", () => {
+  // Runs of older and older messages are read newest first, each sized by
+  // the rate of those read so far; the last run reaches past the budget by
+  // its margin alone. (A fifth again read a ninth more than needed here.)
+  for (const [size, share] of [
+    [1_000, 0.25],
+    [3_000, 0.5],
+  ]) {
+    const history = codingSession(size, { outputLines: 3 });
+    const budget = kram.estimateTokens(history) * share;
+    // The fewest newest messages over the budget, as a whole read counts them.
+    let [low, high] = [1, history.length];
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      if (kram.needsCompaction(history.slice(-middle), budget)) high = middle;
+      else low = middle + 1;
+    }
+    const { proxy, count } = countedElements(history);
+    assert.equal(kram.needsCompaction(proxy, budget), true);
+    const read = count.at.filter((reads) => reads > 0).length;
+    assert.ok(read >= low && read <= 1.06 * low + 8, `${size} at ${share}: read ${read} where the newest ${low} are over the budget`);
+  }
+});
+
 /**
  * Holds `pruneForModel` of `history` (frozen here) to a whole read's (the
  * memo's) under three sets of options: the same answer, with the caller's
