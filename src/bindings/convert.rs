@@ -276,17 +276,6 @@ pub fn materialize_kept(history: &JsHistory, ranges: &[Range<usize>]) -> Result<
     guarded::elements_in(history.array(), &bounds).map_err(unreadable(history))
 }
 
-/// The messages of `history` at `indexes` as a new array, in one call
-/// (`guarded::elements_at`), or a `TypeError` naming the one whose read threw.
-fn elements_at(
-    history: &JsHistory,
-    indexes: &[u32],
-    copies: &JsValue,
-    from_copies: &mut [u8],
-) -> Result<Array, JsValue> {
-    guarded::elements_at(history.array(), indexes, copies, from_copies).map_err(unreadable(history))
-}
-
 /// The `TypeError` of a message of `history` whose read threw: its index,
 /// and what it threw.
 fn unreadable<'a>(history: &'a JsHistory<'a>) -> impl Fn((u32, JsValue)) -> JsValue + 'a {
@@ -322,7 +311,6 @@ pub fn materialize_edited(
     // edited one's copy then takes its place. Copies made while reading
     // (`JsHistory::copy_cleared`) take the places whose edits are what they
     // were made for.
-    let indexes: Vec<u32> = (0..len as u32).collect();
     let (copied_for, copies) = match history.copies() {
         Some((copied, copies)) => (Some(copied), copies.as_ref()),
         None => (None, &JsValue::UNDEFINED),
@@ -335,7 +323,8 @@ pub fn materialize_edited(
             }
         }
     }
-    let array = elements_at(history, &indexes, copies, &mut copied)?;
+    let array = guarded::elements_or_copies(history.array(), copies, &mut copied)
+        .map_err(unreadable(history))?;
     for message_edits in by_message() {
         let index = message_edits[0].message;
         if copied.get(index) == Some(&1) {

@@ -338,38 +338,39 @@ function firstTextTagged(field, tag) {
 }
 
 /**
- * A new array of the elements of `history` at `indexes` (a Uint32Array), in
- * one call: the output of a history function, where Rust set it an element
- * a call. A slot marked 1 in `fromCopies` takes the copy in `copies` at its
- * index (`resultFields` or `resultParts` made it) if there is one, and is unmarked if not. A
- * read that throws is kept (`fail`), and its index is answered.
+ * A new array of every element of `history`, one for each mark in
+ * `fromCopies`, in one call: the output of pruning, where Rust set it an
+ * element a call. An element marked 1 takes the copy in `copies` at its
+ * index (`resultFields` or `resultParts` made it) if there is one, and is
+ * unmarked if not. A read that throws is kept (`fail`), and its index is
+ * answered.
  */
-export function elementsAt(history, indexes, copies, fromCopies) {
-  // Both views copied first, and the marks written back last: a getter
-  // this loop runs may grow the module's memory (another history function
-  // called from it), which empties every view of it. With no copies, no
-  // slot is marked.
-  const wanted = indexes.slice();
-  const marks = Array.isArray(copies) ? fromCopies.slice() : undefined;
+export function elementsOrCopies(history, copies, fromCopies) {
+  // The marks copied first, and written back last: a getter this loop
+  // runs may grow the module's memory (another history function called
+  // from it), which empties every view of it. With no copies, none is
+  // marked.
+  const marks = fromCopies.slice();
   const marksAt = fromCopies.byteOffset;
-  const elements = new Array(wanted.length);
-  for (let slot = 0; slot < wanted.length; slot++) {
-    if (marks !== undefined && marks[slot] === 1) {
-      const copy = copies[wanted[slot]];
+  const copying = Array.isArray(copies);
+  const elements = new Array(marks.length);
+  for (let i = 0; i < marks.length; i++) {
+    if (copying && marks[i] === 1) {
+      const copy = copies[i];
       if (copy !== undefined) {
-        elements[slot] = copy;
+        elements[i] = copy;
         continue;
       }
-      marks[slot] = 0;
+      marks[i] = 0;
     }
     try {
-      elements[slot] = history[wanted[slot]];
+      elements[i] = history[i];
     } catch (error) {
       fail(error);
-      return wanted[slot];
+      return i;
     }
   }
-  if (marks !== undefined) bytesAgain(fromCopies, marksAt, marks.length).set(marks);
+  if (copying) bytesAgain(fromCopies, marksAt, marks.length).set(marks);
   return elements;
 }
 

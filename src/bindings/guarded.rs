@@ -83,10 +83,9 @@ extern "C" {
     );
     #[wasm_bindgen(js_name = elementsIn)]
     fn guarded_elements_in(history: &JsValue, bounds: &[u32]) -> JsValue;
-    #[wasm_bindgen(js_name = elementsAt)]
-    fn guarded_elements_at(
+    #[wasm_bindgen(js_name = elementsOrCopies)]
+    fn guarded_elements_or_copies(
         history: &JsValue,
-        indexes: &[u32],
         copies: &JsValue,
         from_copies: &mut [u8],
     ) -> JsValue;
@@ -364,17 +363,16 @@ pub fn role_names(
     found
 }
 
-/// A new array of the elements of `history` at `indexes`, in one call; or
-/// the index whose read threw, and what it threw. A slot marked in
-/// `from_copies` takes the copy in `copies` at its index instead, if there is
-/// one; its mark is cleared if there is none.
-pub fn elements_at(
+/// A new array of every element of `history` (one for each mark of
+/// `from_copies`), in one call; or the index whose read threw, and what it
+/// threw. An element marked in `from_copies` is the copy in `copies` at its
+/// index instead, if there is one; its mark is cleared if there is none.
+pub fn elements_or_copies(
     history: &JsValue,
-    indexes: &[u32],
     copies: &JsValue,
     from_copies: &mut [u8],
 ) -> Result<Array, (u32, JsValue)> {
-    elements_answer(guarded_elements_at(history, indexes, copies, from_copies))
+    elements_answer(guarded_elements_or_copies(history, copies, from_copies))
 }
 
 /// The elements of `history` in the ranges `bounds` gives (start and end
@@ -384,7 +382,7 @@ pub fn elements_in(history: &JsValue, bounds: &[u32]) -> Result<Array, (u32, JsV
     elements_answer(guarded_elements_in(history, bounds))
 }
 
-/// What `elementsAt` or `elementsIn` answered: the new array, or the index
+/// What `elementsOrCopies` or `elementsIn` answered: the new array, or the index
 /// whose read threw (kept by `fail`), and what it threw.
 fn elements_answer(elements: JsValue) -> Result<Array, (u32, JsValue)> {
     if took_throw() {

@@ -32,7 +32,7 @@ const SAFE = [
   [/^const ret = copyArray\d?\(arg0, arg1 >>> 0\); return ret; \}/, "calls guarded.js's copyArray (guarded_copy_array), made by guarded(), which catches what it calls (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg2, arg3\); wasm\d?\.__wbindgen_free\(arg2, arg3 \* 4, 4\); roleNames\d?\(arg0, arg1 >>> 0, v0, arg4 !== 0, getArrayU8FromWasm0\(arg5, arg6\)\); \}$/, "calls guarded.js's roleNames with the caller's history, an index, and an array and a byte view of the module's own making; it catches what it reads (the test below)"],
   [/^const ret = elementsIn\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\)\); return ret; \}$/, "calls guarded.js's elementsIn with the caller's history and a view of the module's own memory; it catches what it reads (the test below)"],
-  [/^const ret = elementsAt\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, getArrayU8FromWasm0\(arg4, arg5\)\); return ret; \}$/, "calls guarded.js's elementsAt with the caller's history, views of the module's own memory and the bindings' own array of copies; it catches what it reads (the test below)"],
+  [/^const ret = elementsOrCopies\d?\(arg0, arg1, getArrayU8FromWasm0\(arg2, arg3\)\); return ret; \}$/, "calls guarded.js's elementsOrCopies with the caller's history, the bindings' own array of copies and a view of the module's own memory; it catches what it reads (the test below)"],
   [/^resultFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, arg5 !== 0, arg6, getArrayU8FromWasm0\(arg7, arg8\), arg9, arg10\); \}$/, "calls guarded.js's resultFields with the caller's history and placeholder, views of the module's own memory, a flag, a string and an array of the bindings' making; it catches what it reads (the test below)"],
   [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12, arg13, getStringFromWasm0\(arg14, arg15\), getStringFromWasm0\(arg16, arg17\), arg18 !== 0\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, arrays and objects of the bindings' making, the marker's tag and name, and a flag; it catches what it reads (the test below)"],
   [/^markerCandidates\d?\(arg0, arg1 >>> 0, getStringFromWasm0\(arg2, arg3\), getStringFromWasm0\(arg4, arg5\), arg6 !== 0, getArrayU8FromWasm0\(arg7, arg8\)\); \}$/, "calls guarded.js's markerCandidates with the caller's history, an index, strings of the module's own, a flag and a byte view of its memory; it catches what it reads (the test below)"],
@@ -176,15 +176,15 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       );
       continue;
     }
-    if (name === "elementsAt") {
-      // The module's views copied first (indexes, marks); a loop over the
-      // history: a slot marked for a copy takes it from the bindings' own
-      // array of copies (no caller value read); every other element is read
-      // in a try whose catch keeps what was thrown (fail) and answers the
-      // index; then the marks written back to the module's memory.
+    if (name === "elementsOrCopies") {
+      // The module's view of the marks copied first; a loop over the
+      // history: an element marked for a copy takes it from the bindings'
+      // own array of copies (no caller value read); every other element is
+      // read in a try whose catch keeps what was thrown (fail) and answers
+      // the index; then the marks written back to the module's memory.
       assert.match(
         body,
-        /^(  \/\/ [^\n]+\n)*  const wanted = indexes\.slice\(\);\n  const marks = Array\.isArray\(copies\) \? fromCopies\.slice\(\) : undefined;\n  const marksAt = fromCopies\.byteOffset;\n  const elements = new Array\(wanted\.length\);\n  for \(let slot = 0; slot < wanted\.length; slot\+\+\) \{\n    if \(marks !== undefined && marks\[slot\] === 1\) \{\n      const copy = copies\[wanted\[slot\]\];\n      if \(copy !== undefined\) \{\n        elements\[slot\] = copy;\n        continue;\n      \}\n      marks\[slot\] = 0;\n    \}\n    try \{\n      elements\[slot\] = history\[wanted\[slot\]\];\n    \} catch \(error\) \{\n      fail\(error\);\n      return wanted\[slot\];\n    \}\n  \}\n  if \(marks !== undefined\) bytesAgain\(fromCopies, marksAt, marks\.length\)\.set\(marks\);\n  return elements;$/,
+        /^(  \/\/ [^\n]+\n)*  const marks = fromCopies\.slice\(\);\n  const marksAt = fromCopies\.byteOffset;\n  const copying = Array\.isArray\(copies\);\n  const elements = new Array\(marks\.length\);\n  for \(let i = 0; i < marks\.length; i\+\+\) \{\n    if \(copying && marks\[i\] === 1\) \{\n      const copy = copies\[i\];\n      if \(copy !== undefined\) \{\n        elements\[i\] = copy;\n        continue;\n      \}\n      marks\[i\] = 0;\n    \}\n    try \{\n      elements\[i\] = history\[i\];\n    \} catch \(error\) \{\n      fail\(error\);\n      return i;\n    \}\n  \}\n  if \(copying\) bytesAgain\(fromCopies, marksAt, marks\.length\)\.set\(marks\);\n  return elements;$/,
         name,
       );
       continue;
