@@ -169,18 +169,14 @@ impl Found {
     }
 }
 
-/// The messages of `range`, newest first, each with its role when that is
-/// a string of `ROLE_NAMES` (`Messages::role_names`), and `with_content`
-/// whether its `content` is text.
-fn role_names_from_the_end<H: Messages + ?Sized>(
+/// The roles of the messages of `range`, in one call into JS
+/// (`Messages::role_names`): each one's code, which `found_role` reads.
+fn role_codes<H: Messages + ?Sized>(
     messages: &H,
     range: Range<usize>,
     with_content: bool,
-) -> impl Iterator<Item = (usize, Option<Found>)> + '_ {
-    codes_from_the_end(range, move |window| {
-        messages.role_names(window, ROLE_NAMES, with_content)
-    })
-    .map(|(index, code)| (index, Found::from_code(code)))
+) -> Vec<u8> {
+    messages.role_names(range, ROLE_NAMES, with_content)
 }
 
 /// The messages of `range`, newest first, each with its code from `codes`,

@@ -35,8 +35,8 @@ use crate::view::{Edit, PathStep, Replacement, ToolResult};
 
 use super::messages::{CLEARED, TO_CLEAR};
 use super::{
-    agreed, role_names_from_the_end, ByRole, Found, Messages, Runs, SettledByName, FIRST_WINDOW,
-    FOUND_SLOTS, SHORTEST_READ_NEWEST_FIRST,
+    agreed, role_codes, ByRole, Found, Messages, Runs, SettledByName, FIRST_WINDOW, FOUND_SLOTS,
+    SHORTEST_READ_NEWEST_FIRST,
 };
 
 /// `prune::prune_plan` of `effective`, read newest first when it has no
@@ -103,15 +103,17 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     // in the others (`Format::no_results_by_name`); one format needs no
     // such look.
     let with_content = formats.len() > 1;
-    // (Made to its length at once: collected, it grew by copies.)
-    let mut older = Vec::with_capacity(end);
-    older.extend(role_names_from_the_end(effective, 0..end, with_content));
+    // The older messages' roles, in one call: a code a message, in history
+    // order (a vector of each one's index and role, collected newest
+    // first, was about a tenth of pruning a chat session).
+    let codes = role_codes(effective, 0..end, with_content);
     let mut known: Option<KnownResults> = None;
     // Whether the rule has read the older messages, or tried to.
     let mut rule_tried = false;
     let mut by_name = SettledByName::new();
     let mut rules = RulesByRole::new();
-    for (at, &(index, role)) in older.iter().enumerate() {
+    for index in (0..end).rev() {
+        let role = found_role(&codes, index);
         let in_tail = !pruning.past_tail();
         let decided = !in_tail && pruning.decided();
         // Past the tail, until the walk is decided, with its results'
@@ -139,7 +141,8 @@ fn edits_from_the_end<H: Messages + ?Sized>(
                 false => &[],
             };
             rule_tried = true;
-            let from_here = older.get(at..).unwrap_or_default();
+            // This message and every older one.
+            let from_here = codes.get(..=index).unwrap_or_default();
             known = KnownResults::read(
                 &formats,
                 from_here,
@@ -204,6 +207,12 @@ fn edits_from_the_end<H: Messages + ?Sized>(
         }
     }
     Some(pruning.edits())
+}
+
+/// The role found of the message at `index` from its code
+/// (`role_codes`); `None` for none found.
+fn found_role(codes: &[u8], index: usize) -> Option<Found> {
+    codes.get(index).copied().and_then(Found::from_code)
 }
 
 /// The walk past an older message whose results were read before it is
@@ -384,17 +393,18 @@ struct KnownResults {
 }
 
 impl KnownResults {
-    /// Finds them among `older` (newest first), and reads each one's
-    /// results by the rule, all at once; `None` when `parts_only` and the
-    /// rule is one field's. The messages of a one-field rule's edits before
-    /// the walk was decided (`cleared`, newest first, all newer than
-    /// `older`) are read in the same call, for the copies that call makes,
+    /// Finds them among the messages whose role codes are `older` (the
+    /// first messages of the history), and reads each one's results by the
+    /// rule, all at once; `None` when `parts_only` and the rule is one
+    /// field's. The messages of a one-field rule's edits before the walk was
+    /// decided (`cleared`, newest first, all newer than `older`) are read in
+    /// the same call, for the copies that call makes,
     /// which the module would otherwise make one call a field. (A message
     /// with several edits is read once for each, and its copy, which makes
     /// one edit, is not used: `made_for` in src/bindings/convert.rs.)
     fn read<H: Messages + ?Sized>(
         formats: &[Format],
-        older: &[(usize, Option<Found>)],
+        older: &[u8],
         cleared: &[Edit],
         effective: &H,
         placeholder: &str,
@@ -408,8 +418,10 @@ impl KnownResults {
         // (comparing rules, field names and paths, for every message was a
         // tenth of pruning a chat session).
         let mut by_rule: [Option<bool>; FOUND_SLOTS] = [None; FOUND_SLOTS];
-        for &(index, role) in older {
-            let Some(found) = role else { continue };
+        for index in (0..older.len()).rev() {
+            let Some(found) = found_role(older, index) else {
+                continue;
+            };
             let Some(slot) = by_rule.get_mut(found.slot()) else {
                 continue;
             };
