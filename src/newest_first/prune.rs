@@ -35,7 +35,7 @@ use crate::view::{Edit, PathStep, Replacement, ToolResult};
 
 use super::messages::{CLEARED, TO_CLEAR};
 use super::{
-    agreed, role_codes, ByRole, Found, Messages, Runs, SettledByName, FIRST_WINDOW, FOUND_SLOTS,
+    agreed, role_codes, ByRole, Found, Messages, Runs, SettledByName, FIRST_WINDOW,
     SHORTEST_READ_NEWEST_FIRST,
 };
 
@@ -113,7 +113,8 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     let mut by_name = SettledByName::new();
     let mut rules = RulesByRole::new();
     for index in (0..end).rev() {
-        let role = found_role(&codes, index);
+        // 0, no role found, past the codes, which cannot be.
+        let code = codes.get(index).copied().unwrap_or(0);
         let in_tail = !pruning.past_tail();
         let decided = !in_tail && pruning.decided();
         // Past the tail, until the walk is decided, with its results'
@@ -176,20 +177,20 @@ fn edits_from_the_end<H: Messages + ?Sized>(
             true => Format::no_user_turn_by_name,
             false => Format::no_results_by_name,
         };
-        if by_name.settled(&formats, role, settles) {
+        if by_name.settled(&formats, code, settles) {
             continue;
         }
         // (In the tail, a message whose one field holds its result is a
         // tool message, settled above.)
         if !decided {
-            let result = field_result(&formats, &mut rules, role, effective, index, placeholder);
+            let result = field_result(&formats, &mut rules, code, effective, index, placeholder);
             if let Some(result) = result {
                 pruning.walk_older(index, false, &[result]);
                 continue;
             }
         }
         let message = effective.message(index)?;
-        let found = role.map(Found::role);
+        let found = Found::from_code(code).map(Found::role);
         let read = agreed(&mut formats, |format| {
             let view = match in_tail {
                 true => Some(format.view(&message, &reader)?),
@@ -207,12 +208,6 @@ fn edits_from_the_end<H: Messages + ?Sized>(
         }
     }
     Some(pruning.edits())
-}
-
-/// The role found of the message at `index` from its code
-/// (`role_codes`); `None` for none found.
-fn found_role(codes: &[u8], index: usize) -> Option<Found> {
-    codes.get(index).copied().and_then(Found::from_code)
 }
 
 /// The walk past an older message whose results were read before it is
@@ -304,12 +299,12 @@ fn results_recorded<H: Messages + ?Sized>(
 fn field_result<H: Messages + ?Sized>(
     formats: &[Format],
     rules: &mut RulesByRole,
-    role: Option<Found>,
+    code: u8,
     effective: &H,
     index: usize,
     placeholder: &str,
 ) -> Option<ToolResult> {
-    let Some(ResultRule::Field(field)) = rules.rule(formats, role?) else {
+    let Some(ResultRule::Field(field)) = rules.rule(formats, code) else {
         return None;
     };
     let value = effective.result_field_value(index, field)?;
@@ -415,19 +410,15 @@ impl KnownResults {
         let mut rule = None;
         let mut indexes: Vec<u32> = cleared.iter().map(|edit| edit.message as u32).collect();
         // Whether a role found names that rule, worked out once for each
-        // (comparing rules, field names and paths, for every message was a
-        // tenth of pruning a chat session).
-        let mut by_rule: [Option<bool>; FOUND_SLOTS] = [None; FOUND_SLOTS];
-        for index in (0..older.len()).rev() {
-            let Some(found) = found_role(older, index) else {
-                continue;
-            };
-            let Some(slot) = by_rule.get_mut(found.slot()) else {
-                continue;
-            };
-            let read_by_rule = *slot.get_or_insert_with(|| {
-                agreed_rule(formats, found)
-                    .is_some_and(|found_rule| *rule.get_or_insert(found_rule) == found_rule)
+        // role code (comparing rules, field names and paths, for every
+        // message was a tenth of pruning a chat session).
+        let mut by_rule = ByRole::new();
+        for (index, &code) in older.iter().enumerate().rev() {
+            let read_by_rule = by_rule.answer(formats, 0, code, || {
+                Found::from_code(code).is_some_and(|found| {
+                    agreed_rule(formats, found)
+                        .is_some_and(|found_rule| *rule.get_or_insert(found_rule) == found_rule)
+                })
             });
             if read_by_rule {
                 indexes.push(index as u32);
@@ -537,8 +528,9 @@ impl RulesByRole {
         RulesByRole(ByRole::new())
     }
 
-    fn rule(&mut self, formats: &[Format], found: Found) -> Option<ResultRule> {
-        let work = || agreed_rule(formats, found);
-        self.0.answer(formats, 0, found, work).unwrap_or_else(work)
+    /// The rule of the role of `code`; `None` for no role found (code 0).
+    fn rule(&mut self, formats: &[Format], code: u8) -> Option<ResultRule> {
+        let work = || Found::from_code(code).and_then(|found| agreed_rule(formats, found));
+        self.0.answer(formats, 0, code, work)
     }
 }
