@@ -164,7 +164,7 @@ impl Found {
 }
 
 /// The roles of the messages of `range`, in one call into JS
-/// (`Messages::role_names`): each one's code, which `found_role` reads.
+/// (`Messages::role_names`): each one's code (`Found::from_code`).
 fn role_codes<H: Messages + ?Sized>(
     messages: &H,
     range: Range<usize>,

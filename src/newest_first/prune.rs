@@ -104,8 +104,7 @@ fn edits_from_the_end<H: Messages + ?Sized>(
     // such look.
     let with_content = formats.len() > 1;
     // The older messages' roles, in one call: a code a message, in history
-    // order (a vector of each one's index and role, collected newest
-    // first, was about a tenth of pruning a chat session).
+    // order. What each code settles is worked out once (`ByRole`).
     let codes = role_codes(effective, 0..end, with_content);
     let mut known: Option<KnownResults> = None;
     // Whether the rule has read the older messages, or tried to.
