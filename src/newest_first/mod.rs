@@ -214,7 +214,8 @@ struct ByRole<T> {
     /// The question the table answers, by its address (0 for the one
     /// question a table is asked).
     question: usize,
-    answers: [Option<T>; 256],
+    /// By code: one slot for every value a code (a byte) can have.
+    answers: [Option<T>; 1 << u8::BITS],
 }
 
 impl<T: Copy> ByRole<T> {
@@ -222,7 +223,7 @@ impl<T: Copy> ByRole<T> {
         ByRole {
             formats: 0,
             question: 0,
-            answers: [None; 256],
+            answers: [None; 1 << u8::BITS],
         }
     }
 
@@ -242,10 +243,7 @@ impl<T: Copy> ByRole<T> {
             self.formats = formats.len();
             self.question = question;
         }
-        match self.answers.get_mut(usize::from(code)) {
-            Some(answer) => *answer.get_or_insert_with(work),
-            None => work(),
-        }
+        *self.answers[usize::from(code)].get_or_insert_with(work)
     }
 }
 
