@@ -269,10 +269,16 @@ pub fn read_options(options: JsValue, argument: &str) -> Result<JsNode, JsValue>
 /// the cut): the caller's very objects in `ranges`, in order. Built from the
 /// ranges, not from a plan of one `Output` a message, which for a history
 /// of 10,000 messages was about 600 KB written, read twice and freed.
+/// Ranges that meet are joined (a system prompt kept before the rest is one
+/// range with it): a single range is copied by the engine's own `slice`.
 pub fn materialize_kept(history: &JsHistory, ranges: &[Range<usize>]) -> Result<Array, JsValue> {
-    let bounds: Vec<u32> = (ranges.iter())
-        .flat_map(|range| [range.start as u32, range.end as u32])
-        .collect();
+    let mut bounds: Vec<u32> = Vec::with_capacity(2 * ranges.len());
+    for range in ranges.iter().filter(|range| !range.is_empty()) {
+        match bounds.last_mut() {
+            Some(end) if *end == range.start as u32 => *end = range.end as u32,
+            _ => bounds.extend([range.start as u32, range.end as u32]),
+        }
+    }
     guarded::elements_in(history.array(), &bounds).map_err(unreadable(history))
 }
 

@@ -498,6 +498,36 @@ test("a message whose read throws only when the answer is put together is refuse
   assert.throws(() => kram.emergencyPrune(history, kram.DEFAULT_MAX_TOKENS), refused("effective"));
 });
 
+test("the kept messages come back in a plain Array, and no constructor or species of the history is read", () => {
+  // One range of kept messages is copied by the engine's own slice
+  // (plainSlice in guarded.js) only where it makes what reading them one
+  // by one makes: a slice reads the history's constructor and species
+  // (caller code), and would make a subclass's instance, or keep a hole.
+  const messages = () => Array.from({ length: 300 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `message ${i}` }));
+  const expected = messages();
+  const read = [];
+  class Subclass extends Array {
+    static get [Symbol.species]() {
+      read.push("species");
+      return Array;
+    }
+  }
+  const withConstructor = messages();
+  Object.defineProperty(withConstructor, "constructor", { get: () => (read.push("constructor"), Array) });
+  const histories = { subclass: Subclass.from(messages()), "own constructor": withConstructor, proxy: new Proxy(messages(), {}) };
+  for (const [name, history] of Object.entries(histories)) {
+    for (const kept of [kram.effectiveHistory(history), kram.emergencyPrune(history, 1e9)]) {
+      assert.equal(Reflect.getPrototypeOf(kept), Array.prototype, name);
+      assert.deepEqual([...kept], expected, name);
+      kept.forEach((message, i) => assert.equal(message, history[i], `${name}: the caller's own message ${i}`));
+    }
+  }
+  assert.deepEqual(read, []);
+  const holed = messages();
+  delete holed[299];
+  assert.throws(() => kram.effectiveHistory(holed), { name: "TypeError", message: "all[299] must be a message object, got undefined" });
+});
+
 test("every thrown value is an Error object, for every export", () => {
   for (const { call } of Object.values(EXPORTS)) {
     for (const bad of [undefined, null, 5, "x", {}, new Map(), new Uint8Array(4), [1], [[]], [null]]) {
