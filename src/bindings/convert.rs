@@ -329,6 +329,14 @@ pub fn materialize_edited(
             }
         }
     }
+    // The copies that stand for the walk's edits of their messages, which
+    // it made none of (`Messages::take_copy`): the bindings' own array
+    // holds each, so `elements_or_copies` keeps every such mark.
+    for index in history.taken_copies() {
+        if let Some(copied) = copied.get_mut(index as usize) {
+            *copied = 1;
+        }
+    }
     let array = guarded::elements_or_copies(history.array(), copies, &mut copied)
         .map_err(unreadable(history))?;
     for message_edits in by_message() {

@@ -440,6 +440,15 @@ function bytesAgain(bytes, at, length) {
 }
 
 /**
+ * What `resultFields` adds to a state 1 whose message it copied (COPIED in
+ * src/newest_first/messages.rs), and what `resultParts` sets in the second
+ * number of a message it copied (COPIED_PARTS there): the core then takes
+ * the copy in place of its edits once its walk is decided.
+ */
+const COPIED = 4;
+const COPIED_PARTS = 1 << 31;
+
+/**
  * For each message of `history` at `indexes` (a Uint32Array), what its field
  * `key` (of the message, or of its object field `outer` when that is not "")
  * is into `states`, as the core's `Messages::result_fields` says: 1 a
@@ -453,9 +462,9 @@ function bytesAgain(bytes, at, length) {
  * then `defineData` make it; not an object keeping LangChain's `lc_kwargs`,
  * which is built anew through its class, nor one whose copy throws: Rust
  * copies those, and every message when a field it would set cannot be
- * assigned: `assignable`). One call for all of pruning's older tool
- * messages, where the core's reads of one cost about ten calls, and its
- * copy about seven.
+ * assigned: `assignable`), and its state gets COPIED. One call for all of
+ * pruning's older tool messages, where the core's reads of one cost about
+ * ten calls, and its copy about seven.
  */
 export function resultFields(history, indexes, outer, key, parts, placeholder, states, replacement, copies) {
   const copying = Array.isArray(copies) && assignable(outer) && assignable(key);
@@ -484,6 +493,7 @@ export function resultFields(history, indexes, outer, key, parts, placeholder, s
         copy[outer] = inner;
       } else continue;
       copies[indexes[i]] = copy;
+      states[i] |= COPIED;
     } catch {
       // 0: the core reads this message itself; or 1 with no copy.
     }
@@ -514,7 +524,8 @@ export function resultFields(history, indexes, outer, key, parts, placeholder, s
  * its copy there, at its index (as `copyObject`, `copyArray` and
  * `defineData` make it along each path): its parts copied, and each plain
  * part to clear copied with a copy of `cleared` (`clearedError` for an
- * error) as its payload. Rust copies every message when a field the copies
+ * error) as its payload, and its second number gets COPIED_PARTS. Rust
+ * copies every message when a field the copies
  * would set cannot be assigned (`assignable`). A message with parts to
  * clear that may be a marker (`mayBeMarker`, by `tag`, `name` and
  * `roleless`) is answered 0: a marker's results are kept, and the core
@@ -576,7 +587,9 @@ export function resultParts(history, indexes, names, kinds, placeholder, answers
       if (allFound && toClear !== 0) answers[3 * i + 2] = 0x80000000 | asJson;
       if (toClear === 0 || !copying || !isPlain(message)) continue;
       const copy = copyClearing(message, array, read, toClear, reportErrors, rule, cleared, clearedError);
-      if (copy !== undefined) copies[indexes[i]] = copy;
+      if (copy === undefined) continue;
+      copies[indexes[i]] = copy;
+      answers[3 * i + 1] |= COPIED_PARTS;
     } catch {
       // 0: the core reads this message itself; or an answer with no copy.
       if (answers[3 * i + 2] === 0) takeBack(payloads, firstPayload);

@@ -3,7 +3,7 @@
 //! else of the caller's array crosses into WebAssembly. Reading every
 //! element first, an element a call, cost more than the decisions did.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::ops::Range;
 
 use wasm_bindgen::prelude::*;
@@ -31,6 +31,9 @@ pub struct JsHistory<'h> {
     /// made for; made by the first call, so a read that never asks makes
     /// none.
     copies: OnceCell<(Array, Copied)>,
+    /// The indexes of the copies taken for the answer in place of the
+    /// walk's edits (`Messages::take_copy`).
+    taken: RefCell<Vec<u32>>,
     /// The payloads `result_parts` recorded, to be estimated
     /// (`Messages::recorded_payload`).
     payloads: OnceCell<Array>,
@@ -60,6 +63,7 @@ impl<'h> JsHistory<'h> {
             all: OnceCell::new(),
             replacement: None,
             copies: OnceCell::new(),
+            taken: RefCell::new(Vec::new()),
             payloads: OnceCell::new(),
             field_keys: OnceCell::new(),
         })
@@ -77,6 +81,12 @@ impl<'h> JsHistory<'h> {
     pub fn copies(&self) -> Option<(Copied, &Array)> {
         let (copies, copied) = self.copies.get()?;
         Some((*copied, copies))
+    }
+
+    /// The indexes of the copies taken for the answer with no edit of the
+    /// walk's (`Messages::take_copy`), in walking order.
+    pub fn taken_copies(&self) -> Vec<u32> {
+        self.taken.take()
     }
 
     /// The array the copies go in, made by the first call that makes them.
@@ -262,6 +272,10 @@ impl Messages for JsHistory<'_> {
     fn recorded_payload(&self, at: usize) -> Option<JsNode> {
         let (payload, _) = guarded::get_index(self.payloads.get()?, at as u32).ok()?;
         Some(JsNode(payload))
+    }
+
+    fn take_copy(&self, index: usize) {
+        self.taken.borrow_mut().push(index as u32);
     }
 
     fn forget_copy(&self, index: usize) {

@@ -15,6 +15,14 @@ use crate::node::{Kind, Node};
 pub const OTHER: u8 = 0;
 pub const TO_CLEAR: u8 = 1;
 pub const CLEARED: u8 = 2;
+/// Added to `TO_CLEAR` by a history that copies each message it says to
+/// clear (`result_fields` of a `JsHistory` that copies): this message's
+/// copy was made, with its field cleared.
+pub const COPIED: u8 = 4;
+/// Set in `result_parts`' second number (which parts report an error) by
+/// a history that copies each message it says to clear: this message's
+/// copy was made, with every part to clear cleared.
+pub const COPIED_PARTS: u32 = 1 << 31;
 
 pub trait Messages {
     type Node: Node + Clone;
@@ -52,7 +60,8 @@ pub trait Messages {
     /// placeholder, and `OTHER` anything else (the caller then reads the
     /// message itself, and reports what a read throws). The first `known`
     /// are `TO_CLEAR`, the caller has read them: their field is not read
-    /// again.
+    /// again. A history that copies the messages it says to clear adds
+    /// `COPIED` to the state of each one it copied.
     fn result_fields(
         &self,
         indexes: &[u32],
@@ -93,7 +102,9 @@ pub trait Messages {
     /// result part then reads them). A message with results to clear that
     /// may be a marker by its fields (`may_be_marker_by_fields`, with
     /// `roleless`) is answered `UNKNOWN`, for the caller to read: a
-    /// marker's results are kept.
+    /// marker's results are kept. A history that copies the messages it
+    /// says to clear sets `COPIED_PARTS` in the second number of each one it
+    /// copied.
     fn result_parts(
         &self,
         indexes: &[u32],
@@ -126,6 +137,14 @@ pub trait Messages {
     /// Forgets the copy `result_parts` made of the message at `index`,
     /// which clears all its results, when pruning clears only some.
     fn forget_copy(&self, _index: usize) {}
+
+    /// Takes the copy `result_fields` or `result_parts` made of the
+    /// message at `index` (they said so: `COPIED`, `COPIED_PARTS`) for the
+    /// answer, in place of the walk's edits of it: asked once pruning's walk
+    /// is decided, when it clears every result the rule found, which is
+    /// what the copy clears. Only a history that copies says a copy was
+    /// made, so only such a history is asked.
+    fn take_copy(&self, _index: usize) {}
 
     /// Every message, for a read of the whole history.
     fn all(&self) -> Result<&[Self::Node], InputError>;

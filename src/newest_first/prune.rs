@@ -33,7 +33,7 @@ use crate::node::Node;
 use crate::prune::{self, NewestFirstPruning, PruneOptions};
 use crate::view::{Edit, PathStep, Replacement, ToolResult};
 
-use super::messages::{CLEARED, TO_CLEAR};
+use super::messages::{CLEARED, COPIED, COPIED_PARTS, TO_CLEAR};
 use super::{
     agreed, role_codes, ByRole, Found, Messages, Runs, SettledByName, FIRST_WINDOW,
     SHORTEST_READ_NEWEST_FIRST,
@@ -152,9 +152,13 @@ fn edits_from_the_end<H: Messages + ?Sized>(
                 !decided,
             );
         }
-        match known.as_mut().map(|known| known.answer(index)) {
+        match known.as_mut().map(|known| known.answer(index, decided)) {
             None | Some(Answer::Read) => {}
             Some(Answer::Nothing) => continue,
+            Some(Answer::Copied) => {
+                effective.take_copy(index);
+                continue;
+            }
             Some(Answer::Clear(results, _)) if decided => {
                 pruning.walk_older(index, false, results);
                 continue;
@@ -345,6 +349,9 @@ enum ReadBy {
     Parts(&'static ResultParts),
 }
 
+/// A field `Messages::result_fields` says to clear, whose message it copied.
+const COPIED_TO_CLEAR: u8 = TO_CLEAR | COPIED;
+
 /// What `KnownResults` says of an older message.
 enum Answer<'a> {
     /// Read it with its format's reader.
@@ -354,6 +361,9 @@ enum Answer<'a> {
     /// These are its results, none cleared yet, and where their payloads
     /// were recorded, if they were.
     Clear(&'a [ToolResult], Option<Recorded>),
+    /// Once the walk is decided: its results are all to be cleared, and the
+    /// copy the rule's call made of it clears them (`Messages::take_copy`).
+    Copied,
 }
 
 /// Where the payloads of a message's results were recorded
@@ -465,8 +475,9 @@ impl KnownResults {
     /// What was read of the older message at `index`. Asked in walking
     /// order. A message with results to clear that may be a marker is
     /// read with its reader (`Messages::result_parts` answers it unknown):
-    /// a marker's are kept.
-    fn answer(&mut self, index: usize) -> Answer<'_> {
+    /// a marker's are kept. Once `decided`, a message whose copy was made
+    /// is answered `Copied`, its results not even listed.
+    fn answer(&mut self, index: usize, decided: bool) -> Answer<'_> {
         if self.indexes.get(self.passed) != Some(&(index as u32)) {
             return Answer::Read;
         }
@@ -484,7 +495,8 @@ impl KnownResults {
         }
         match &self.read_by {
             Some(ReadBy::Field(result)) => match u8::try_from(state) {
-                Ok(TO_CLEAR) => Answer::Clear(std::slice::from_ref(result), None),
+                Ok(COPIED_TO_CLEAR) if decided => Answer::Copied,
+                Ok(TO_CLEAR | COPIED_TO_CLEAR) => Answer::Clear(std::slice::from_ref(result), None),
                 Ok(CLEARED) => Answer::Nothing,
                 _ => Answer::Read,
             },
@@ -492,7 +504,10 @@ impl KnownResults {
                 if state & !KNOWN == 0 {
                     return Answer::Nothing;
                 }
-                parts.results_into(state, errors, &mut self.results);
+                if decided && errors & COPIED_PARTS != 0 {
+                    return Answer::Copied;
+                }
+                parts.results_into(state, errors & !COPIED_PARTS, &mut self.results);
                 Answer::Clear(&self.results, recorded)
             }
             _ => Answer::Read,

@@ -350,6 +350,25 @@ test("roleName in guarded.js marks and finds roles by the core's own constants",
   assert.match(roleNameBody, new RegExp(`typeof message\\.${field} === "string"`), "TEXT_CONTENT_FIELD");
 });
 
+test("resultFields and resultParts in guarded.js mark a copy they made by the core's own constants", () => {
+  // The core takes such a copy in place of its edits once its walk is
+  // decided (src/newest_first/prune.rs, Answer::Copied).
+  const source = (path) => readFileSync(new URL(`../../src/${path}`, import.meta.url), "utf8");
+  const glue = source("bindings/guarded.js");
+  for (const [name, fn, write] of [
+    ["COPIED", "resultFields", "states[i] |= COPIED;"],
+    ["COPIED_PARTS", "resultParts", "answers[3 * i + 1] |= COPIED_PARTS;"],
+  ]) {
+    const rust = source("newest_first/messages.rs").match(new RegExp(`^pub const ${name}: u(?:8|32) = ([^;]+);$`, "m"));
+    const js = glue.match(new RegExp(`^const ${name} = ([^;]+);$`, "m"));
+    assert.ok(rust && js, name);
+    assert.equal(js[1], rust[1], name);
+    const body = glue.match(new RegExp(`^export function ${fn}\\([^)]*\\) \\{\\n([\\s\\S]*?)\\n\\}$`, "m"))[1];
+    // Written right after the copy is put in its place.
+    assert.match(body, new RegExp(`copies\\[indexes\\[i\\]\\] = copy;\\n\\s+${write.replace(/[[\]*|+]/g, "\\$&")}`), name);
+  }
+});
+
 test("jsonTape in guarded.js writes the core's tape tags", () => {
   // The tape is priced by src/estimate/json.rs (tape_milli) and written
   // there for a native value (write_tape); guarded.js writes it for a JS
