@@ -268,6 +268,7 @@ export function kindOf(value) {
  * a role cost about four calls a message.
  */
 export function roleNames(history, start, names, withContent, found) {
+  const numbers = nameNumbers(names);
   for (let i = 0; i < found.length; i++) {
     let message;
     try {
@@ -276,7 +277,7 @@ export function roleNames(history, start, names, withContent, found) {
       found[i] = 0;
       continue;
     }
-    found[i] = roleName(message, names, withContent);
+    found[i] = roleName(message, names, numbers, withContent);
   }
 }
 
@@ -787,9 +788,9 @@ const SERIALISED_TYPE = "constructor";
 /** What it adds to either for a message whose `content` is a string (TEXT_CONTENT in src/node.rs). */
 const TEXT_CONTENT = 0x20;
 
-function roleName(message, names, withContent) {
+function roleName(message, names, numbers, withContent) {
   try {
-    const code = roleCode(message, names);
+    const code = roleCode(message, names, numbers);
     if (code === 0 || !withContent) return code;
     return typeof message.content === "string" ? code + TEXT_CONTENT : code;
   } catch {
@@ -797,8 +798,19 @@ function roleName(message, names, withContent) {
   }
 }
 
+/**
+ * Each of `names` with its number (its index plus one), for `roleCode` to
+ * find a `type` or a class by: those are the list's last names, where
+ * `indexOf` compares a type with twenty names before it finds it
+ * (LangChain's pruning 0.92× to 0.94× with a Map); a `role` is among its
+ * first few, found by `indexOf` as fast.
+ */
+function nameNumbers(names) {
+  return new Map(names.map((name, i) => [name, i + 1]));
+}
+
 /** `roleName` without TEXT_CONTENT (role_code in src/node.rs). */
-function roleCode(message, names) {
+function roleCode(message, names, numbers) {
   if (typeof message !== "object" || message === null || Array.isArray(message)) return 0;
   const role = message.role;
   if (role === undefined) {
@@ -807,7 +819,7 @@ function roleCode(message, names) {
       const id = message.id;
       type = Array.isArray(id) ? id[id.length - 1] : undefined;
     }
-    const byType = typeof type === "string" ? names.indexOf(type) + 1 : 0;
+    const byType = typeof type === "string" ? (numbers.get(type) ?? 0) : 0;
     return byType === 0 ? 0 : byType + BY_TYPE;
   }
   const found = typeof role === "string" ? names.indexOf(role) + 1 : 0;

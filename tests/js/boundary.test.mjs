@@ -140,7 +140,7 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       // answers 0, and each message through roleName.
       assert.match(
         body,
-        /^  for \(let i = 0; i < found\.length; i\+\+\) \{\n    let message;\n    try \{\n      message = history\[start \+ i\];\n    \} catch \{\n      found\[i\] = 0;\n      continue;\n    \}\n    found\[i\] = roleName\(message, names, withContent\);\n  \}$/,
+        /^  const numbers = nameNumbers\(names\);\n  for \(let i = 0; i < found\.length; i\+\+\) \{\n    let message;\n    try \{\n      message = history\[start \+ i\];\n    \} catch \{\n      found\[i\] = 0;\n      continue;\n    \}\n    found\[i\] = roleName\(message, names, numbers, withContent\);\n  \}$/,
         name,
       );
       continue;
@@ -253,6 +253,11 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       assert.deepEqual(callers.filter((caller) => !insideTheTry.includes(caller)), [], name);
       continue;
     }
+    if (name === "nameNumbers") {
+      // A Map of the bindings' own array of names (roleNames' `names`); reads no caller value.
+      assert.equal(body, "  return new Map(names.map((name, i) => [name, i + 1]));", name);
+      continue;
+    }
     if (name === "plainSlice") {
       // Every read and call in one try, whose catch answers undefined: the
       // loop of elementsIn then reads the elements again, each caught.
@@ -341,11 +346,11 @@ test("roleName in guarded.js marks and finds roles by the core's own constants",
     const js = glue.match(new RegExp(`^const ${name} = ([^;]+);$`, "m"));
     assert.ok(rust && js, name);
     assert.equal(js[1], rust[1], name);
-    const bodies = ["roleName", "roleCode"].map((fn) => glue.match(new RegExp(`^function ${fn}\\(message, names(, withContent)?\\) \\{\\n([\\s\\S]*?)\\n\\}$`, "m"))[2]).join("\n");
+    const bodies = ["roleName", "roleCode"].map((fn) => glue.match(new RegExp(`^function ${fn}\\(message, names, numbers(, withContent)?\\) \\{\\n([\\s\\S]*?)\\n\\}$`, "m"))[2]).join("\n");
     assert.match(bodies, new RegExp(`\\b${name}\\b`), name);
   }
   // And the field TEXT_CONTENT looks at is the core's.
-  const roleNameBody = glue.match(/^function roleName\(message, names, withContent\) \{\n([\s\S]*?)\n\}$/m)[1];
+  const roleNameBody = glue.match(/^function roleName\(message, names, numbers, withContent\) \{\n([\s\S]*?)\n\}$/m)[1];
   const field = source("node.rs").match(/^pub const TEXT_CONTENT_FIELD: &str = "(\w+)";$/m)[1];
   assert.match(roleNameBody, new RegExp(`typeof message\\.${field} === "string"`), "TEXT_CONTENT_FIELD");
 });
