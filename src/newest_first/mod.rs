@@ -50,7 +50,7 @@ mod prune;
 
 pub use effective::effective_bounds;
 pub use emergency::{emergency_cut, windowed_cut};
-pub use messages::{Messages, COPIED, COPIED_PARTS, TO_CLEAR};
+pub use messages::{Messages, TO_CLEAR};
 pub use over_budget::over_budget;
 pub use prune::prune_plan;
 

@@ -23,7 +23,10 @@
 //! format still in the running clears one whole), and the messages the walk
 //! cleared before it was decided are copied in the same call, their field
 //! not read again. A message with results to clear that may be a marker is
-//! read with its reader.
+//! read with its reader. Once the walk is decided, a message either call
+//! copied (in JS, with every result it found cleared) takes its copy with
+//! no edit of the walk's (`Messages::take_copy`): its results are not even
+//! listed.
 
 use crate::error::InputError;
 use crate::formats::result_parts::{KNOWN, RECORDED};
