@@ -268,7 +268,7 @@ export function kindOf(value) {
  * a role cost about four calls a message.
  */
 export function roleNames(history, start, names, withContent, found) {
-  const numbers = nameNumbers(names);
+  const numbers = numbersOf(names);
   for (let i = 0; i < found.length; i++) {
     let message;
     try {
@@ -807,6 +807,22 @@ function roleName(message, names, numbers, withContent) {
  */
 function nameNumbers(names) {
   return new Map(names.map((name, i) => [name, i + 1]));
+}
+
+/**
+ * `nameNumbers` of each list of names the core passes, made once: the core
+ * passes each list as the one array it made of it (`keys::key_list`), and
+ * never changes it.
+ */
+const numbersByList = new WeakMap();
+
+function numbersOf(names) {
+  let numbers = numbersByList.get(names);
+  if (numbers === undefined) {
+    numbers = nameNumbers(names);
+    numbersByList.set(names, numbers);
+  }
+  return numbers;
 }
 
 /** `roleName` without TEXT_CONTENT (role_code in src/node.rs). */

@@ -65,19 +65,20 @@ extern "C" {
     fn guarded_role_names(
         history: &JsValue,
         start: u32,
-        names: Vec<JsValue>,
+        names: &JsValue,
         with_content: bool,
         out: &mut [u8],
     );
     /// `Messages::marker_candidates` of `out.len()` messages of `history`
-    /// from `start`, by the rule's tag and name given as data (its fields
-    /// are named in guarded.js).
+    /// from `start`, by the rule's tag and name given as data, as the JS
+    /// strings kept of them (`keys::key`: made from Rust text, each was
+    /// decoded again on every call); its fields are named in guarded.js.
     #[wasm_bindgen(js_name = markerCandidates)]
     pub fn marker_candidates(
         history: &JsValue,
         start: u32,
-        tag: &str,
-        name: &str,
+        tag: &JsValue,
+        name: &JsValue,
         roleless: bool,
         out: &mut [u8],
     );
@@ -355,7 +356,7 @@ pub fn role_names(
     history: &JsValue,
     start: u32,
     count: usize,
-    names: Vec<JsValue>,
+    names: &JsValue,
     with_content: bool,
 ) -> Vec<u8> {
     let mut found = vec![0; count];

@@ -132,14 +132,20 @@ impl Messages for JsHistory<'_> {
     }
 
     /// In one call into JS, which reads the messages from the array itself:
-    /// Rust's own reads of a role cost about four calls a message.
-    fn role_names(&self, range: Range<usize>, names: &[&str], with_content: bool) -> Vec<u8> {
-        let names = names.iter().map(|name| super::keys::key(name)).collect();
+    /// Rust's own reads of a role cost about four calls a message. The
+    /// names go as the one JS array made of them (`key_list`), which JS
+    /// keeps its lookup of.
+    fn role_names(
+        &self,
+        range: Range<usize>,
+        names: &'static [&'static str],
+        with_content: bool,
+    ) -> Vec<u8> {
         guarded::role_names(
             self.array,
             range.start as u32,
             range.len(),
-            names,
+            &super::keys::key_list(names),
             with_content,
         )
     }
@@ -154,8 +160,8 @@ impl Messages for JsHistory<'_> {
         guarded::marker_candidates(
             self.array,
             range.start as u32,
-            MARKER_OPEN,
-            COMPACTION_MARKER_NAME,
+            &key(MARKER_OPEN),
+            &key(COMPACTION_MARKER_NAME),
             roleless,
             &mut candidates,
         );

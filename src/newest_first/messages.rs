@@ -38,7 +38,12 @@ pub trait Messages {
     fn message(&self, index: usize) -> Option<Self::Node>;
 
     /// `Node::role_names` of the messages in `range`.
-    fn role_names(&self, range: Range<usize>, names: &[&str], with_content: bool) -> Vec<u8>;
+    fn role_names(
+        &self,
+        range: Range<usize>,
+        names: &'static [&'static str],
+        with_content: bool,
+    ) -> Vec<u8>;
 
     /// For each message in `range`, 1 when it may be a compaction marker by
     /// its fields alone (`shared::may_be_marker_by_fields`, which answers 1
@@ -171,7 +176,12 @@ impl<N: Node + Clone> Messages for [N] {
         self.get(index).cloned()
     }
 
-    fn role_names(&self, range: Range<usize>, names: &[&str], with_content: bool) -> Vec<u8> {
+    fn role_names(
+        &self,
+        range: Range<usize>,
+        names: &'static [&'static str],
+        with_content: bool,
+    ) -> Vec<u8> {
         N::role_names(&self[range], names, with_content)
     }
 
