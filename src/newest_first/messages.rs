@@ -37,7 +37,9 @@ pub trait Messages {
     /// whole read then says why).
     fn message(&self, index: usize) -> Option<Self::Node>;
 
-    /// `Node::role_names` of the messages in `range`.
+    /// `Node::role_names` of the messages in `range`. The names are a
+    /// list for the life of the module, so that the bindings can keep the
+    /// JS array they make of it (`keys::key_list`).
     fn role_names(
         &self,
         range: Range<usize>,
