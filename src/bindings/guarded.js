@@ -803,23 +803,16 @@ function roleName(message, names, numbers, withContent) {
  * find a `type` or a class by: those are the list's last names, where
  * `indexOf` compares a type with twenty names before it finds it
  * (LangChain's pruning 0.87× to 0.94× with a Map); a `role` is among its
- * first few, found by `indexOf` as fast.
- */
-function nameNumbers(names) {
-  return new Map(names.map((name, i) => [name, i + 1]));
-}
-
-/**
- * `nameNumbers` of each list of names the core passes, made once: the core
- * passes each list as the one array it made of it (`keys::key_list`), and
- * never changes it.
+ * first few, found by `indexOf` as fast. Made once for each list: the
+ * core passes a list as the one array it made of it (`keys::key_list`),
+ * and never changes it.
  */
 const numbersByList = new WeakMap();
 
 function numbersOf(names) {
   let numbers = numbersByList.get(names);
   if (numbers === undefined) {
-    numbers = nameNumbers(names);
+    numbers = new Map(names.map((name, i) => [name, i + 1]));
     numbersByList.set(names, numbers);
   }
   return numbers;

@@ -131,8 +131,8 @@ extern "C" {
         cleared_error: &JsValue,
         copies: &JsValue,
         payloads: &JsValue,
-        tag: &str,
-        name: &str,
+        tag: &JsValue,
+        name: &JsValue,
         roleless: bool,
     );
     /// `Node::first_field_of`: the index in `keys` of the first field of

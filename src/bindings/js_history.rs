@@ -268,8 +268,8 @@ impl Messages for JsHistory<'_> {
             &cleared_error,
             copies,
             recorded,
-            MARKER_OPEN,
-            COMPACTION_MARKER_NAME,
+            &key(MARKER_OPEN),
+            &key(COMPACTION_MARKER_NAME),
             roleless,
         );
         answers

@@ -34,7 +34,7 @@ const SAFE = [
   [/^const ret = elementsIn\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\)\); return ret; \}$/, "calls guarded.js's elementsIn with the caller's history and a view of the module's own memory; it catches what it reads (the test below)"],
   [/^const ret = elementsOrCopies\d?\(arg0, arg1, getArrayU8FromWasm0\(arg2, arg3\)\); return ret; \}$/, "calls guarded.js's elementsOrCopies with the caller's history, the bindings' own array of copies and a view of the module's own memory; it catches what it reads (the test below)"],
   [/^resultFields\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), arg3, arg4, arg5 !== 0, arg6, getArrayU8FromWasm0\(arg7, arg8\), arg9, arg10\); \}$/, "calls guarded.js's resultFields with the caller's history and placeholder, views of the module's own memory, a flag, a string and an array of the bindings' making; it catches what it reads (the test below)"],
-  [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12, arg13, getStringFromWasm0\(arg14, arg15\), getStringFromWasm0\(arg16, arg17\), arg18 !== 0\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, arrays and objects of the bindings' making, the marker's tag and name, and a flag; it catches what it reads (the test below)"],
+  [/^var v0 = getArrayJsValueFromWasm0\(arg3, arg4\); wasm\d?\.__wbindgen_free\(arg3, arg4 \* 4, 4\); resultParts\d?\(arg0, getArrayU32FromWasm0\(arg1, arg2\), v0, getArrayU8FromWasm0\(arg5, arg6\), arg7, getArrayU32FromWasm0\(arg8, arg9\), arg10, arg11, arg12, arg13, arg14, arg15, arg16 !== 0\); \}$/, "calls guarded.js's resultParts with the caller's history and placeholder, views of the module's own memory, arrays and objects of the bindings' making, the bindings' own strings of the marker's tag and name (keys::key), and a flag; it catches what it reads (the test below)"],
   [/^markerCandidates\d?\(arg0, arg1 >>> 0, arg2, arg3, arg4 !== 0, getArrayU8FromWasm0\(arg5, arg6\)\); \}$/, "calls guarded.js's markerCandidates with the caller's history, an index, the bindings' own strings (keys::key), a flag and a byte view of its memory; it catches what it reads (the test below)"],
   [/^const ret = jsonTape\d?\(arg0, arg1 >>> 0, arg2 >>> 0, arg3 >>> 0, arg4 >>> 0\); return ret; \}$/, "calls guarded.js's jsonTape with a caller's JSON value and numbers; it catches what it reads (the test below)"],
   [/^setOwn\d?\(arg0, arg1, arg2\); \}$/, "guarded.js's setOwn sets a field of a plain object the bindings just made (src/bindings/own_values.rs); it reads no caller value"],
@@ -253,14 +253,10 @@ test("every guarded read catches what it calls and answers undefined for it", ()
       assert.deepEqual(callers.filter((caller) => !insideTheTry.includes(caller)), [], name);
       continue;
     }
-    if (name === "nameNumbers") {
-      // A Map of the bindings' own array of names (roleNames' `names`); reads no caller value.
-      assert.equal(body, "  return new Map(names.map((name, i) => [name, i + 1]));", name);
-      continue;
-    }
     if (name === "numbersOf") {
-      // nameNumbers of that array, kept in guarded.js's own WeakMap by it; reads no caller value.
-      assert.equal(body, "  let numbers = numbersByList.get(names);\n  if (numbers === undefined) {\n    numbers = nameNumbers(names);\n    numbersByList.set(names, numbers);\n  }\n  return numbers;", name);
+      // A Map of the bindings' own array of names (roleNames' `names`),
+      // kept in guarded.js's own WeakMap by that array; reads no caller value.
+      assert.equal(body, "  let numbers = numbersByList.get(names);\n  if (numbers === undefined) {\n    numbers = new Map(names.map((name, i) => [name, i + 1]));\n    numbersByList.set(names, numbers);\n  }\n  return numbers;", name);
       continue;
     }
     if (name === "plainSlice") {
