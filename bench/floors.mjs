@@ -26,21 +26,59 @@ export function lookAtEach(history) {
 /**
  * Where `after` differs from `before`, as a tree of the keys that changed,
  * with the new values at its leaves (shared, not copied); null for no change.
+ * Every node has the same three fields, so that reading one is one shape.
  */
 function patchOf(before, after) {
   if (before === after) return null;
   const object = (value) => typeof value === "object" && value !== null;
-  if (!object(before) || !object(after) || Array.isArray(before) !== Array.isArray(after)) return { leaf: after };
+  const leaf = { leaf: after, keys: null, inner: null };
+  if (!object(before) || !object(after) || Array.isArray(before) !== Array.isArray(after)) return leaf;
   const keys = Object.keys(after).filter((key) => before[key] !== after[key]);
-  if (keys.length === 0) return { leaf: after };
-  return { keys, inner: keys.map((key) => patchOf(before[key], after[key])) };
+  if (keys.length === 0) return leaf;
+  return { leaf: undefined, keys, inner: keys.map((key) => patchOf(before[key], after[key])) };
 }
 
-/** `value` copied along `patch`'s keys, with its leaves. */
-function applyPatch(value, patch) {
-  if ("leaf" in patch) return patch.leaf;
+/**
+ * `value` copied along `patch`'s keys, with its leaves: one function for
+ * each depth of the path (the message, its array, a part, the part's
+ * result, deeper), so that each copy and each store sees the few shapes of
+ * its own depth. One function for every depth made every site see every
+ * shape, and V8 then copies several times slower: Gemini's cleared
+ * messages took 3.0 to 3.1 ms so, where a function written for its format
+ * alone read every message and copied them in 1.6 to 1.7.
+ */
+function copiedAt0(value, patch) {
+  if (patch.keys === null) return patch.leaf;
   const copy = Array.isArray(value) ? value.slice() : { ...value };
-  for (let k = 0; k < patch.keys.length; k++) copy[patch.keys[k]] = applyPatch(value[patch.keys[k]], patch.inner[k]);
+  for (let k = 0; k < patch.keys.length; k++) copy[patch.keys[k]] = copiedAt1(value[patch.keys[k]], patch.inner[k]);
+  return copy;
+}
+
+function copiedAt1(value, patch) {
+  if (patch.keys === null) return patch.leaf;
+  const copy = Array.isArray(value) ? value.slice() : { ...value };
+  for (let k = 0; k < patch.keys.length; k++) copy[patch.keys[k]] = copiedAt2(value[patch.keys[k]], patch.inner[k]);
+  return copy;
+}
+
+function copiedAt2(value, patch) {
+  if (patch.keys === null) return patch.leaf;
+  const copy = Array.isArray(value) ? value.slice() : { ...value };
+  for (let k = 0; k < patch.keys.length; k++) copy[patch.keys[k]] = copiedAt3(value[patch.keys[k]], patch.inner[k]);
+  return copy;
+}
+
+function copiedAt3(value, patch) {
+  if (patch.keys === null) return patch.leaf;
+  const copy = Array.isArray(value) ? value.slice() : { ...value };
+  for (let k = 0; k < patch.keys.length; k++) copy[patch.keys[k]] = copiedDeeper(value[patch.keys[k]], patch.inner[k]);
+  return copy;
+}
+
+function copiedDeeper(value, patch) {
+  if (patch.keys === null) return patch.leaf;
+  const copy = Array.isArray(value) ? value.slice() : { ...value };
+  for (let k = 0; k < patch.keys.length; k++) copy[patch.keys[k]] = copiedDeeper(value[patch.keys[k]], patch.inner[k]);
   return copy;
 }
 
@@ -59,7 +97,7 @@ export function pruningFloor(history, pruned, describe, copyIn) {
   return () => {
     lookAtEach(history);
     const answer = new Array(history.length);
-    for (let i = 0; i < history.length; i++) answer[i] = patches[i] === null ? history[i] : applyPatch(history[i], patches[i]);
+    for (let i = 0; i < history.length; i++) answer[i] = patches[i] === null ? history[i] : copiedAt0(history[i], patches[i]);
     copyIn(tailResults);
     return answer;
   };

@@ -12,6 +12,7 @@ use super::convert::{history_length, read_elements, replacement_value, JsNode};
 use super::guarded;
 use super::keys::key;
 use super::own_values::Array;
+use super::strings::{estimate_text, ManyTexts};
 use crate::error::InputError;
 use crate::formats::result_parts::{Payload, ResultParts};
 use crate::formats::ResultField;
@@ -35,8 +36,10 @@ pub struct JsHistory<'h> {
     /// walk's edits (`Messages::take_copy`).
     taken: RefCell<Vec<u32>>,
     /// The payloads `result_parts` recorded, to be estimated
-    /// (`Messages::recorded_payload`).
+    /// (`Messages::recorded_payload`, `Messages::recorded_text`).
     payloads: OnceCell<Array>,
+    /// Their texts, read a window at a time (`Messages::recorded_text`).
+    recorded_texts: RefCell<ManyTexts>,
     /// The JS names of the first field `result_field_value` read, which
     /// pruning's walk reads of every older tool message: looked up in the
     /// names' cache each time, they cost what the one call saved.
@@ -65,6 +68,7 @@ impl<'h> JsHistory<'h> {
             copies: OnceCell::new(),
             taken: RefCell::new(Vec::new()),
             payloads: OnceCell::new(),
+            recorded_texts: RefCell::default(),
             field_keys: OnceCell::new(),
         })
     }
@@ -278,6 +282,14 @@ impl Messages for JsHistory<'_> {
     fn recorded_payload(&self, at: usize) -> Option<JsNode> {
         let (payload, _) = guarded::get_index(self.payloads.get()?, at as u32).ok()?;
         Some(JsNode(payload))
+    }
+
+    fn recorded_text(&self, at: usize, placeholder: &str) -> Option<(u64, bool)> {
+        let payloads = self.payloads.get()?;
+        let mut texts = self.recorded_texts.try_borrow_mut().ok()?;
+        texts.with_text(payloads.as_ref(), at, |text| {
+            estimate_text(text, placeholder)
+        })
     }
 
     fn take_copy(&self, index: usize) {

@@ -24,22 +24,56 @@ export function kram_encode_into(text, memory, at, capacity) {
     if (view.byteOffset !== at || view.length !== capacity) {
       view = new Uint8Array(memory.buffer, at, capacity);
     }
-    if (text.length <= SHORT && text.length <= capacity) {
-      // Roles, types and ids: a loop over ASCII is faster than encodeInto,
-      // whose result object is garbage on every call.
-      let i = 0;
-      for (; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        if (code > 0x7f) break;
-        view[i] = code;
-      }
-      if (i === text.length) return i;
-    }
-    const { read, written } = encoder.encodeInto(text, view);
-    return read === text.length ? written : -1 - text.length * 3;
+    return encodeAt(text, view, 0);
   } catch {
     return NaN;
   }
+}
+// Many strings of an array of the bindings' own in one call: the UTF-8 of
+// texts[from], texts[from + 1], ..., back to back at `at`, and the end of
+// each (counted from `at`) in the `count` numbers at `endsAt`, with
+// NOT_TEXT set in the end of one that is no string (which takes no bytes).
+// As many as fit in `capacity`: how many it wrote, or, when the first does
+// not fit, -1 - the bytes it may need; NaN when it throws.
+export function kram_encode_many(texts, from, count, memory, at, capacity, endsAt) {
+  try {
+    count = Math.max(0, Math.min(count, texts.length - from));
+    const bytes = new Uint8Array(memory.buffer, at, capacity);
+    const ends = new Uint32Array(memory.buffer, endsAt, count);
+    let used = 0;
+    for (let k = 0; k < count; k++) {
+      const text = texts[from + k];
+      if (typeof text !== "string") {
+        ends[k] = (used | NOT_TEXT) >>> 0;
+        continue;
+      }
+      const written = encodeAt(text, bytes, used);
+      if (written < 0) return k === 0 ? written : k;
+      used += written;
+      ends[k] = used;
+    }
+    return count;
+  } catch {
+    return NaN;
+  }
+}
+const NOT_TEXT = 0x80000000;
+// The UTF-8 of `text` in `bytes` from `offset`: how many bytes, or -1 - the
+// bytes it may need when they have no room.
+function encodeAt(text, bytes, offset) {
+  if (text.length <= SHORT && text.length <= bytes.length - offset) {
+    // Roles, types and ids: a loop over ASCII is faster than encodeInto,
+    // whose result object is garbage on every call.
+    let i = 0;
+    for (; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 0x7f) break;
+      bytes[offset + i] = code;
+    }
+    if (i === text.length) return i;
+  }
+  const { read, written } = encoder.encodeInto(text, offset === 0 ? bytes : bytes.subarray(offset));
+  return read === text.length ? written : -1 - text.length * 3;
 }
 export function kram_starts_with(text, prefix) {
   return typeof text === "string" && text.startsWith(prefix);
@@ -52,6 +86,20 @@ extern "C" {
     /// `catch` import's wrapper (a closure and an `apply` a call) was a
     /// tenth of a structure read.
     fn kram_encode_into(text: &JsValue, memory: &JsValue, at: u32, capacity: u32) -> f64;
+    /// Writes the UTF-8 of up to `count` strings of the array `texts` from
+    /// `from`, back to back at `at`, and each one's end at `ends_at` (with
+    /// `NOT_TEXT` for one that is no string): how many it wrote, `-1 -
+    /// needed` when the first does not fit in `capacity`, or NaN when it
+    /// throws. The array is the bindings' own, of values no code runs for.
+    fn kram_encode_many(
+        texts: &JsValue,
+        from: u32,
+        count: u32,
+        memory: &JsValue,
+        at: u32,
+        capacity: u32,
+        ends_at: u32,
+    ) -> f64;
     /// Whether `text` is a string that starts with `prefix` (a string).
     /// Neither is read into Rust, and nothing here can throw.
     fn kram_starts_with(text: &JsValue, prefix: &JsValue) -> bool;
@@ -75,9 +123,14 @@ pub fn read_string(value: &JsValue) -> Option<String> {
 /// `Node::estimate_text` of a JS value: the string is estimated in the
 /// buffer it was read into, not copied into a `String` first.
 pub fn estimate_string(value: &JsValue, same_as: &str) -> Option<(u64, bool)> {
-    with_text(value, |text| {
-        (crate::estimate::text_milli_tokens(text), text == same_as)
-    })
+    with_text(value, |text| estimate_text(text, same_as))
+}
+
+/// A text's estimate, and whether it is `same_as`: one copy of the
+/// estimate's code for every string read, one at a time or many.
+#[inline(never)]
+pub fn estimate_text(text: &str, same_as: &str) -> (u64, bool) {
+    (crate::estimate::text_milli_tokens(text), text == same_as)
 }
 
 /// Whether a value is a string whose text is `text`, compared in the
@@ -126,6 +179,92 @@ fn encode<'a>(value: &JsValue, buffer: &'a mut Vec<u8>) -> Option<&'a str> {
             }
             needed if needed.is_finite() => buffer.reserve((-1.0 - needed) as usize),
             _ => return None,
+        }
+    }
+}
+
+/// The bit `kram_encode_many` sets in the end of a value that is no string.
+const NOT_TEXT: u32 = 1 << 31;
+
+/// How many strings `ManyTexts` reads in one call at most.
+const WINDOW: usize = 32;
+
+/// Strings of a JS array of the bindings' own (the payloads pruning's rule
+/// recorded), read into the module a window at a time, in one call
+/// (`kram_encode_many`), where each cost two calls (its element, then its
+/// text). They are asked in order, so the ones after the one asked come in
+/// with it; the window ends at the first that does not fit in the bytes it
+/// has, so a long one comes in alone.
+#[derive(Default)]
+pub struct ManyTexts {
+    /// The index of the first string read, and how many were read.
+    first: usize,
+    count: usize,
+    /// Where each one read ends in `bytes`, with `NOT_TEXT` for a value
+    /// that is no string.
+    ends: [u32; WINDOW],
+    bytes: Vec<u8>,
+}
+
+impl ManyTexts {
+    /// `use_text` of the text of `texts[at]`; `None` when it is no string,
+    /// is past the array's end, or reading it threw.
+    pub fn with_text<R>(
+        &mut self,
+        texts: &JsValue,
+        at: usize,
+        use_text: impl FnOnce(&str) -> R,
+    ) -> Option<R> {
+        let mut nth = at.wrapping_sub(self.first);
+        if nth >= self.count {
+            self.read(texts, at);
+            nth = 0;
+        }
+        let end = *self.ends[..self.count].get(nth)?;
+        if end & NOT_TEXT != 0 {
+            return None;
+        }
+        let start = match nth {
+            0 => 0,
+            _ => self.ends[nth - 1] & !NOT_TEXT,
+        };
+        let bytes = self.bytes.get(start as usize..end as usize)?;
+        // SAFETY: encodeInto, or the loop over ASCII, wrote UTF-8 there.
+        Some(use_text(unsafe { std::str::from_utf8_unchecked(bytes) }))
+    }
+
+    /// Reads the strings from `from` on; none when reading them threw.
+    fn read(&mut self, texts: &JsValue, from: usize) {
+        self.first = from;
+        self.count = 0;
+        self.bytes.clear();
+        self.bytes.reserve(1 << 16);
+        loop {
+            let result = MEMORY.with(|memory| {
+                kram_encode_many(
+                    texts,
+                    from as u32,
+                    WINDOW as u32,
+                    memory,
+                    self.bytes.as_mut_ptr() as u32,
+                    self.bytes.capacity() as u32,
+                    self.ends.as_mut_ptr() as u32,
+                )
+            });
+            match result {
+                count if count >= 0.0 => {
+                    self.count = (count as usize).min(WINDOW);
+                    let used = match self.count {
+                        0 => 0,
+                        n => self.ends[n - 1] & !NOT_TEXT,
+                    };
+                    // SAFETY: kram_encode_many wrote `used` bytes there.
+                    unsafe { self.bytes.set_len(used as usize) };
+                    return;
+                }
+                needed if needed.is_finite() => self.bytes.reserve((-1.0 - needed) as usize),
+                _ => return,
+            }
         }
     }
 }

@@ -105,8 +105,9 @@ pub trait Messages {
     /// `rule`, as three numbers in a row: which of its parts hold a result
     /// to clear, which of those report an error, and, when `payloads`, with
     /// `RECORDED` set, which of them `recorded_payload` gives to be
-    /// estimated as JSON (0 when it gives none: their format's reader of a
-    /// result part then reads them). A message with results to clear that
+    /// estimated as JSON, the others being texts (`recorded_text`); 0 when
+    /// it gives none: their format's reader of a result part then reads
+    /// them. A message with results to clear that
     /// may be a marker by its fields (`may_be_marker_by_fields`, with
     /// `roleless`) is answered `UNKNOWN`, for the caller to read: a
     /// marker's results are kept. A history that copies the messages it
@@ -139,6 +140,13 @@ pub trait Messages {
     /// estimated as the format's reader of a result part estimates it.
     fn recorded_payload(&self, _at: usize) -> Option<Self::Node> {
         None
+    }
+
+    /// `Node::estimate_text` of the payload `result_parts` recorded at
+    /// `at`, by `placeholder`: a text's estimate, and whether it is the
+    /// placeholder; `None` when none was recorded there, or it is no string.
+    fn recorded_text(&self, at: usize, placeholder: &str) -> Option<(u64, bool)> {
+        self.recorded_payload(at)?.estimate_text(placeholder)
     }
 
     /// Forgets the copy `result_parts` made of the message at `index`,

@@ -13,9 +13,10 @@
 //! the format's reader reads them by (`ResultParts`), in one call
 //! (`Messages::result_parts`) once the tail is passed: a message with no
 //! results to clear is read no further, and one with some is estimated
-//! until the walk is decided from the payloads that call recorded
-//! (`Messages::recorded_payload`: a text or a JSON value, as the format's
-//! reader of a result part estimates it), else each from its part alone
+//! until the walk is decided from the payloads that call recorded (a text,
+//! read many at a time: `Messages::recorded_text`; or a JSON value:
+//! `Messages::recorded_payload`; as the format's reader of a result part
+//! estimates it), else each from its part alone
 //! (`Format::result_of_part`). Where the name (or an OpenAI
 //! Responses item's type) says which one field holds the result, that
 //! field of all such messages is read in one call once the walk is decided
@@ -264,10 +265,11 @@ fn results_by_part<H: Messages + ?Sized>(
 }
 
 /// The results the rule found (`found`, whose estimates it does not know),
-/// each with the estimate of the payload the rule recorded for it
-/// (`Messages::recorded_payload`), as the format's reader of a result part
-/// estimates it: as JSON, or as text (`MessageReader::payload`). `None`
-/// when a payload cannot be had, or a text is the placeholder after all.
+/// each with the estimate of the payload the rule recorded for it, as the
+/// format's reader of a result part estimates it: as JSON
+/// (`Messages::recorded_payload`), or as text (`Messages::recorded_text`,
+/// as `MessageReader::payload` estimates one). `None` when a payload cannot
+/// be had, or a text is the placeholder after all.
 fn results_recorded<H: Messages + ?Sized>(
     effective: &H,
     found: &[ToolResult],
@@ -279,11 +281,12 @@ fn results_recorded<H: Messages + ?Sized>(
         let [PathStep::Key(_), PathStep::Index(part), ..] = *result.path else {
             return None;
         };
-        let payload = effective.recorded_payload(recorded.first + nth)?;
+        let at = recorded.first + nth;
         let as_json = recorded.as_json.checked_shr(part as u32).unwrap_or(0) & 1;
         let milli = match as_json {
-            1 => reader.json_milli(&payload),
-            _ => match reader.payload(&payload) {
+            1 => reader.json_milli(&effective.recorded_payload(at)?),
+            // (Past the tail and before the walk is decided: with sizes.)
+            _ => match effective.recorded_text(at, reader.placeholder)? {
                 (_, true) => return None,
                 (milli, false) => milli,
             },

@@ -42,6 +42,7 @@ const SAFE = [
   [/^const ret = tapeSideText\d?\(arg0 >>> 0\); return ret; \}$/, "guarded.js's tapeSideText answers a string it kept from its own array; it reads no caller value"],
   [/^writeFlagsTo\d?\(arg0, arg1 >>> 0\); \}/, "guarded.js's writeFlagsTo keeps the module's own memory and an address (src/bindings/guarded.rs, at start); it reads no caller value"],
   [/^const ret = kram_encode_into\d?\(arg0, arg1, arg2 >>> 0, arg3 >>> 0\); return ret; \}/, "calls src/bindings/strings.rs's kram_encode_into, which catches what it calls (answering NaN)"],
+  [/^const ret = kram_encode_many\d?\(arg0, arg1 >>> 0, arg2 >>> 0, arg3, arg4 >>> 0, arg5 >>> 0, arg6 >>> 0\); return ret; \}/, "calls src/bindings/strings.rs's kram_encode_many, which reads only the bindings' own array of recorded payloads and catches what it calls (answering NaN)"],
   [/^const table = wasm\d?\.__wbindgen_externrefs;/, "fills the module's own externref table at start"],
   [/^const ret = wasm\d?\.memory; return ret; \}/, "returns the module's own memory (src/bindings/strings.rs encodes strings into it)"],
 ];

@@ -32,6 +32,7 @@ function histories() {
   out.push({ name: "texts of every ASCII byte, repeated", messages: asciiTexts() });
   out.push({ name: "JSON tool inputs and outputs: random, deep, wide and long", messages: jsonPayloads() });
   out.push({ name: "AI SDK, three results a message, the protected output running out inside one", messages: parallelResults() });
+  out.push({ name: "AI SDK, text results of every size, many to a window of the module's reads", messages: manyTextResults() });
   return out;
 }
 
@@ -89,6 +90,29 @@ function parallelResults() {
     });
   }
   messages.push({ role: "assistant", content: "Read them all." });
+  return messages;
+}
+
+/**
+ * AI SDK tool results of text, 1 to 3 a message over 300 messages, that the
+ * walk back estimates in windows of many at a time (`ManyTexts` in
+ * src/bindings/strings.rs): short ASCII, empty, non-ASCII past the short
+ * strings' loop, and every 25th one of 100 KB, more than a window's bytes,
+ * so that windows end early and one comes in alone.
+ */
+function manyTextResults() {
+  const random = rng(5);
+  const texts = ["ok", "", "exit 0", "東京 π ≈ 3.14 — naïve café ".repeat(3), "line\nbreak\tand tab", "0123456789".repeat(5)];
+  const messages = [{ role: "user", content: "Run every check." }];
+  let n = 0;
+  for (let step = 0; step < 100; step++) {
+    const ids = Array.from({ length: 1 + Math.floor(random() * 3) }, (_, k) => `call_${step}_${k}`);
+    messages.push({ role: "assistant", content: ids.map((id) => ({ type: "tool-call", toolCallId: id, toolName: "check", input: {} })) });
+    const value = () => (++n % 25 === 0 ? "log line\n".repeat(11_000) : texts[Math.floor(random() * texts.length)]);
+    messages.push({ role: "tool", content: ids.map((id) => ({ type: "tool-result", toolCallId: id, toolName: "check", output: { type: "text", value: value() } })) });
+    messages.push({ role: "user", content: "Next." });
+  }
+  messages.push({ role: "assistant", content: "All checked." });
   return messages;
 }
 
