@@ -513,7 +513,8 @@ export function resultFields(history, indexes, outer, key, parts, placeholder, s
  * payload the core estimates as it is (`toEstimate`), bit 31 set and the
  * bits of those estimated as JSON: their payloads are pushed to
  * `payloads`, in order, for the core to estimate there without reading
- * the message again (`Messages::recorded_payload`).
+ * the message again (`Messages::recorded_payload`, and the texts many at
+ * a time: `Messages::recorded_text`).
  * The rule comes as data: `names` are its field names (the parts' array, a
  * result part's type, its call id, its payload, the payload's value, the
  * field that keeps a part whole, the field that makes a part a result when

@@ -115,7 +115,7 @@ extern "C" {
     /// parts to clear, a copy of that message with a copy of `cleared` (or
     /// `cleared_error`) as each one's payload; and, when `payloads` is an
     /// array, the payloads to estimate pushed there
-    /// (`Messages::recorded_payload`). A message with parts to clear that
+    /// (`Messages::recorded_payload`, `Messages::recorded_text`). A message with parts to clear that
     /// may be a marker (as `marker_candidates` tells one, by `tag`, `name`
     /// and `roleless`) answers 0. Catches what it calls: a read that
     /// throws answers 0, or makes no copy.
