@@ -183,8 +183,9 @@ fn encode<'a>(value: &JsValue, buffer: &'a mut Vec<u8>) -> Option<&'a str> {
     }
 }
 
-/// The bit `kram_encode_many` sets in the end of a value that is no string.
-const NOT_TEXT: u32 = 1 << 31;
+/// The bit `kram_encode_many` sets in the end of a value that is no string
+/// (its NOT_TEXT above; tests/js/boundary.test.mjs holds them together).
+const NOT_TEXT: u32 = 0x8000_0000;
 
 /// How many strings `ManyTexts` reads in one call at most.
 const WINDOW: usize = 32;

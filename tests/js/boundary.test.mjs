@@ -376,6 +376,17 @@ test("resultFields and resultParts in guarded.js mark a copy they made by the co
   }
 });
 
+test("kram_encode_many marks a value that is no string by the bit the core reads", () => {
+  // The inline JS of src/bindings/strings.rs writes the ends that ManyTexts
+  // there reads.
+  const strings = readFileSync(new URL("../../src/bindings/strings.rs", import.meta.url), "utf8");
+  const js = strings.match(/^const NOT_TEXT = (0x[0-9a-f]+);$/m);
+  const rust = strings.match(/^const NOT_TEXT: u32 = (0x[0-9a-f_]+);$/m);
+  assert.ok(js && rust, "NOT_TEXT in both");
+  assert.equal(Number(js[1]), Number(rust[1].replaceAll("_", "")));
+  assert.match(strings, /ends\[k\] = \(used \| NOT_TEXT\) >>> 0;/);
+});
+
 test("jsonTape in guarded.js writes the core's tape tags", () => {
   // The tape is priced by src/estimate/json.rs (tape_milli) and written
   // there for a native value (write_tape); guarded.js writes it for a JS
