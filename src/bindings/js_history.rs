@@ -287,9 +287,8 @@ impl Messages for JsHistory<'_> {
     fn recorded_text(&self, at: usize, placeholder: &str) -> Option<(u64, bool)> {
         let payloads = self.payloads.get()?;
         let mut texts = self.recorded_texts.try_borrow_mut().ok()?;
-        texts.with_text(payloads.as_ref(), at, |text| {
-            estimate_text(text, placeholder)
-        })
+        let text = texts.text(payloads.as_ref(), at)?;
+        Some(estimate_text(text, placeholder))
     }
 
     fn take_copy(&self, index: usize) {

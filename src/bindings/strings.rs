@@ -208,14 +208,9 @@ pub struct ManyTexts {
 }
 
 impl ManyTexts {
-    /// `use_text` of the text of `texts[at]`; `None` when it is no string,
-    /// is past the array's end, or reading it threw.
-    pub fn with_text<R>(
-        &mut self,
-        texts: &JsValue,
-        at: usize,
-        use_text: impl FnOnce(&str) -> R,
-    ) -> Option<R> {
+    /// The text of `texts[at]`; `None` when it is no string, is past the
+    /// array's end, or reading it threw.
+    pub fn text(&mut self, texts: &JsValue, at: usize) -> Option<&str> {
         let mut nth = at.wrapping_sub(self.first);
         if nth >= self.count {
             self.read(texts, at);
@@ -231,7 +226,7 @@ impl ManyTexts {
         };
         let bytes = self.bytes.get(start as usize..end as usize)?;
         // SAFETY: encodeInto, or the loop over ASCII, wrote UTF-8 there.
-        Some(use_text(unsafe { std::str::from_utf8_unchecked(bytes) }))
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
     }
 
     /// Reads the strings from `from` on; none when reading them threw.
