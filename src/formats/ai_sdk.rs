@@ -13,7 +13,7 @@ use crate::formats::shared::{
     role_misfit, string_field, subfield, tag_candidate, text_block, text_milli, tool_call_block,
     type_name, ATTACHMENT_MILLI,
 };
-use crate::formats::{Facts, Format, MessageReader, RoleRule};
+use crate::formats::{ChecksRead, Facts, Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Replacement, Role, ToolResult};
 
@@ -105,43 +105,46 @@ pub type PayloadReader<N> =
 /// The role `view` reads first (see `Format::role`).
 pub const ROLE: RoleRule = RoleRule::one_of(ROLES, "");
 
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+pub fn view<N: Node>(
+    message: &N,
+    read: ChecksRead<N>,
+    reader: &MessageReader,
+) -> Result<MessageView, InputError> {
     let version = Version {
         arguments_key: "input",
         attachments: &["image", "file", "reasoning-file"],
         encrypted_reasoning: None,
         payload: output,
     };
-    view_with(message, reader, &version)
+    view_with(message, read, reader, &version)
 }
 
-/// `view` for either AI SDK version, reading the parts as `version` says.
+/// `view` for either AI SDK version, reading the parts as `version` says
+/// (and taking what detection's checks read: `read`).
 pub fn view_with<N: Node>(
     message: &N,
+    mut read: ChecksRead<N>,
     reader: &MessageReader,
     version: &Version<N>,
 ) -> Result<MessageView, InputError> {
-    let (role_name, role) = ROLE.read(message, reader)?;
-    let content = reader.get(message, "", "content")?;
+    let (role_name, role) = read.role(message, &ROLE, reader)?;
+    let content = read.content(message, reader)?;
+    let kind = content
+        .as_ref()
+        .map_or(Kind::Undefined, |c| read.content_kind(c));
     let mut view = MessageView::empty(role);
     let mut milli = 0;
     match &content {
-        Some(text) if text.kind() == Kind::String => {
+        Some(text) if kind == Kind::String => {
             milli += reader.text_milli(text);
         }
-        Some(array) if array.kind() == Kind::Array => {
+        Some(array) if kind == Kind::Array => {
             let parts = parts(reader, array, "content", "a content part object")?;
             for (index, (field, part)) in parts.iter().enumerate() {
                 milli += part_milli(part, index, field, reader, &mut view, version)?;
             }
         }
-        other => {
-            return Err(reader.type_error(
-                "content",
-                "a string or an array of parts",
-                other.as_ref().map_or(Kind::Undefined, Node::kind),
-            ))
-        }
+        _ => return Err(reader.type_error("content", "a string or an array of parts", kind)),
     }
     let first = tag_candidate(&role_name, content.as_ref());
     // A `name` counts as OpenAI Chat counts it (a system message named as

@@ -10,7 +10,7 @@ use crate::error::InputError;
 use crate::formats::ai_sdk;
 use crate::formats::result_parts::{ResultParts, Untagged};
 use crate::formats::shared::{json_text, string_field, tool_call_block};
-use crate::formats::{Facts, Format, MessageReader};
+use crate::formats::{ChecksRead, Facts, Format, MessageReader};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Replacement, ToolResult};
 
@@ -19,14 +19,18 @@ pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
     ai_sdk::misfit_as(facts, Format::AiSdk4)
 }
 
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
+pub fn view<N: Node>(
+    message: &N,
+    read: ChecksRead<N>,
+    reader: &MessageReader,
+) -> Result<MessageView, InputError> {
     let version = ai_sdk::Version {
         arguments_key: "args",
         attachments: &["image", "file"],
         encrypted_reasoning: Some("redacted-reasoning"),
         payload: result,
     };
-    ai_sdk::view_with(message, reader, &version)
+    ai_sdk::view_with(message, read, reader, &version)
 }
 
 /// Where a message's tool results are: `tool-result` parts of its content,

@@ -14,7 +14,7 @@ use crate::formats::shared::{
     required_type, role_misfit, string_field, subfield, tag_candidate, text_block, text_milli,
     tool_call_block, type_name, ATTACHMENT_MILLI, LANGCHAIN_FIELDS,
 };
-use crate::formats::{Facts, Format, MessageReader, RoleRule};
+use crate::formats::{ChecksRead, Facts, Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Replacement, Role, ToolResult};
 
@@ -80,20 +80,29 @@ fn is_reply<N: Node>(message: &N, content: Kind) -> bool {
 /// The role `view` reads first (see `Format::role`).
 pub const ROLE: RoleRule = RoleRule::one_of(ROLES, NO_SYSTEM_ROLE);
 
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    let (role_name, mut role) = ROLE.read(message, reader)?;
-    let content = reader.get(message, "", "content")?;
+/// A message's view, taking what detection's checks read of it (`read`)
+/// in place of reading it again.
+pub fn view<N: Node>(
+    message: &N,
+    mut read: ChecksRead<N>,
+    reader: &MessageReader,
+) -> Result<MessageView, InputError> {
+    let (role_name, mut role) = read.role(message, &ROLE, reader)?;
+    let content = read.content(message, reader)?;
+    let kind = content
+        .as_ref()
+        .map_or(Kind::Undefined, |c| read.content_kind(c));
     let mut milli = 0;
     let mut opens = Vec::new();
     let mut answers = Vec::new();
     let mut tool_results = Vec::new();
     let mut other_blocks = 0;
     match &content {
-        Some(text) if text.kind() == Kind::String => {
+        Some(text) if kind == Kind::String => {
             milli += reader.text_milli(text);
             other_blocks += 1;
         }
-        Some(array) if array.kind() == Kind::Array => {
+        Some(array) if kind == Kind::Array => {
             let blocks = parts(reader, array, "content", "a content block object")?;
             for (index, (field, block)) in blocks.iter().enumerate() {
                 let block_type = required_type(reader, block, field)?;
@@ -117,11 +126,11 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
                 };
             }
         }
-        other => {
+        _ => {
             return Err(reader.type_error(
                 "content",
                 "a string or an array of content blocks",
-                other.as_ref().map_or(Kind::Undefined, Node::kind),
+                kind,
             ))
         }
     }

@@ -7,23 +7,26 @@
 
 use std::cell::OnceCell;
 
+use crate::error::InputError;
 use crate::formats::ollama::{self, OLLAMA_FIELDS};
 use crate::formats::shared::{
     foreign_field, has, joined, part_formats, string_field, type_name, FormatSet, LANGCHAIN_FIELDS,
 };
-use crate::formats::Format;
+use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
+use crate::view::Role;
 
 /// A message and what the checks have read of it so far.
 pub struct Facts<'m, N> {
     pub message: &'m N,
     role: OnceCell<Option<String>>,
     untyped: OnceCell<Option<String>>,
-    content: OnceCell<Option<N>>,
+    /// What reading `content` gave (`Err`: what it threw).
+    content: OnceCell<Result<Option<N>, String>>,
     content_kind: OnceCell<Kind>,
     /// The formats each part of an array `content` may belong to.
     part_formats: OnceCell<Vec<FormatSet>>,
-    tool_calls: OnceCell<Option<N>>,
+    tool_calls: OnceCell<Result<Option<N>, String>>,
     has_tool_call_id: OnceCell<bool>,
 }
 
@@ -76,16 +79,30 @@ impl<'m, N: Node> Facts<'m, N> {
     /// The message's `tool_calls`, `None` when absent or when reading it
     /// threw.
     pub fn tool_calls(&self) -> Option<&N> {
-        self.tool_calls
-            .get_or_init(|| self.message.field("tool_calls").ok().flatten())
-            .as_ref()
+        let read = self
+            .tool_calls
+            .get_or_init(|| self.message.field("tool_calls"));
+        read.as_ref().ok()?.as_ref()
     }
 
     /// The message's `content`, `None` when absent or when reading it threw.
     pub fn content(&self) -> Option<&N> {
-        self.content
-            .get_or_init(|| self.message.field("content").ok().flatten())
-            .as_ref()
+        let read = self.content.get_or_init(|| self.message.field("content"));
+        read.as_ref().ok()?.as_ref()
+    }
+
+    /// What the checks' reads of `role`, `content` (and its kind) and
+    /// `tool_calls` gave, taken for the format's reader to use in place of
+    /// reads of its own (each read is a call into JS). A `role` that was no
+    /// string is not kept: the reader reads it again, to say what is wrong
+    /// with it.
+    pub fn take_read(&mut self) -> ChecksRead<N> {
+        ChecksRead {
+            role: self.role.take().flatten(),
+            content: self.content.take(),
+            content_kind: self.content_kind.get().copied(),
+            tool_calls: self.tool_calls.take(),
+        }
     }
 
     /// The kind of the message's `content`, `Undefined` when `content` is.
@@ -129,5 +146,65 @@ impl<'m, N: Node> Facts<'m, N> {
         let part = content.item(at).ok();
         let part_type = part.as_ref().and_then(type_name).unwrap_or_default();
         Some(format!("its content[{at}].type \"{part_type}\""))
+    }
+}
+
+/// What the checks read of a message (`Facts::take_read`), for its
+/// format's reader: each field is taken from here where the checks read
+/// it, and read by the reader where they did not, the reader's errors the
+/// same either way.
+pub struct ChecksRead<N> {
+    role: Option<String>,
+    content: Option<Result<Option<N>, String>>,
+    content_kind: Option<Kind>,
+    tool_calls: Option<Result<Option<N>, String>>,
+}
+
+impl<N: Node> ChecksRead<N> {
+    /// Nothing read: the reader reads every field.
+    pub fn none() -> Self {
+        ChecksRead {
+            role: None,
+            content: None,
+            content_kind: None,
+            tool_calls: None,
+        }
+    }
+
+    /// The message's role by `rule`. (The checks keep a role only of a
+    /// message object, and only when it is a string.)
+    pub fn role(
+        &mut self,
+        message: &N,
+        rule: &RoleRule,
+        reader: &MessageReader,
+    ) -> Result<(String, Role), InputError> {
+        match self.role.take() {
+            Some(name) => rule.named(name, reader),
+            None => rule.read(message, reader),
+        }
+    }
+
+    /// The message's `content`.
+    pub fn content(
+        &mut self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<Option<N>, InputError> {
+        reader.get_or_read(message, self.content.take(), "", "content")
+    }
+
+    /// The kind of `content`, the message's.
+    pub fn content_kind(&self, content: &N) -> Kind {
+        self.content_kind.unwrap_or_else(|| content.kind())
+    }
+
+    /// The message's `tool_calls`.
+    pub fn tool_calls(
+        &mut self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<Option<N>, InputError> {
+        reader.get_or_read(message, self.tool_calls.take(), "", "tool_calls")
     }
 }

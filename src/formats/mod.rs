@@ -19,7 +19,7 @@ pub mod result_parts;
 mod role_rule;
 pub mod shared;
 
-pub use facts::Facts;
+pub use facts::{ChecksRead, Facts};
 pub use reader::MessageReader;
 pub use result_field::ResultField;
 pub use result_parts::ResultParts;
@@ -161,12 +161,24 @@ impl Format {
         message: &N,
         reader: &MessageReader,
     ) -> Result<MessageView, InputError> {
+        self.view_with(message, ChecksRead::none(), reader)
+    }
+
+    /// `view`, given what detection's checks read of the message (`read`),
+    /// which the format's reader takes in place of reads of its own where
+    /// it can (OpenAI Chat's, both AI SDK versions' and Anthropic's).
+    pub fn view_with<N: Node>(
+        self,
+        message: &N,
+        read: ChecksRead<N>,
+        reader: &MessageReader,
+    ) -> Result<MessageView, InputError> {
         match self {
-            Format::OpenAiChat => openai_chat::view(message, reader),
-            Format::AiSdk => ai_sdk::view(message, reader),
-            Format::Anthropic => anthropic::view(message, reader),
+            Format::OpenAiChat => openai_chat::view(message, read, reader),
+            Format::AiSdk => ai_sdk::view(message, read, reader),
+            Format::Anthropic => anthropic::view(message, read, reader),
             Format::OpenAiResponses => openai_responses::view(message, reader),
-            Format::AiSdk4 => ai_sdk_4::view(message, reader),
+            Format::AiSdk4 => ai_sdk_4::view(message, read, reader),
             Format::Gemini => gemini::view(message, reader),
             Format::LangChain => langchain::view(message, reader),
             Format::Ollama => ollama::view(message, reader),
@@ -611,6 +623,10 @@ fn read<N: Node>(
     let prior = recall.as_deref_mut().and_then(|r| r.take_history(&key));
     let missed = || InputError::type_error("a message left unread was needed");
     let mut candidates = Vec::new();
+    // What detection's checks read of each message they checked, from
+    // `checked_from` on, for the views to take (`Facts::take_read`).
+    let mut checked = Vec::new();
+    let mut checked_from = 0;
     let format = match forced {
         Some(format) => format,
         None => {
@@ -622,12 +638,14 @@ fn read<N: Node>(
             if !can_read_from(&mut recall, candidates.len()) {
                 return Err(missed());
             }
+            checked_from = candidates.len();
             detect(
                 messages,
                 &mut candidates,
                 so_far,
                 &reader,
                 &mut |index, format, facts| fits(&mut recall, index, format, facts),
+                &mut checked,
             )?
         }
     };
@@ -647,7 +665,11 @@ fn read<N: Node>(
         {
             Some(view) => view,
             None => {
-                let view = format.view(message, &reader(index))?;
+                let read = index
+                    .checked_sub(checked_from)
+                    .and_then(|at| checked.get_mut(at))
+                    .map_or_else(ChecksRead::none, Facts::take_read);
+                let view = format.view_with(message, read, &reader(index))?;
                 if forced.is_some() && !fits(&mut recall, index, format, &Facts::new(message)) {
                     let why = format.misfit(message).unwrap_or_default();
                     return Err(InputError::type_error(format!(
@@ -753,13 +775,15 @@ fn drop_earlier_reasoning(views: &mut [MessageView], carried: &[(usize, u64)]) {
 /// The format of `messages`: the first, in `ALL_FORMATS` order, that every
 /// message fits. Detection goes on from `candidates.len()` (the messages
 /// before were checked by an earlier read, leaving `so_far`), and records
-/// the formats still in the running after each message.
-fn detect<'a, N: Node>(
-    messages: &[N],
+/// the formats still in the running after each message, and what the
+/// checks read of each (`checked`, for its view to take).
+fn detect<'a, 'm, N: Node>(
+    messages: &'m [N],
     candidates_after: &mut Vec<u32>,
     so_far: Option<u32>,
     reader: &dyn Fn(usize) -> MessageReader<'a>,
     fits: &mut dyn FnMut(usize, Format, &Facts<N>) -> bool,
+    checked: &mut Vec<Facts<'m, N>>,
 ) -> Result<Format, InputError> {
     let mut candidates = so_far.unwrap_or(ALL_FORMAT_BITS);
     let start = candidates_after.len();
@@ -796,6 +820,7 @@ fn detect<'a, N: Node>(
         }
         candidates = fitting;
         candidates_after.push(candidates);
+        checked.push(facts);
     }
     // Never empty: a message no candidate fits ends the detection above.
     Ok(Format::in_set(candidates)

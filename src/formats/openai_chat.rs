@@ -9,7 +9,7 @@ use crate::formats::shared::{
     content_blocks, is_marker, part_at, part_count, parts, required_type, string_field, subfield,
     tag_candidate, text_block, text_milli, ATTACHMENT_MILLI, CHAT_RESULT_FIELD, CHAT_ROLE,
 };
-use crate::formats::{Facts, Format, MessageReader};
+use crate::formats::{ChecksRead, Facts, Format, MessageReader};
 use crate::history::COMPACTION_MARKER_NAME;
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
@@ -23,14 +23,20 @@ pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
     facts.parts_misfit(Format::OpenAiChat)
 }
 
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    let (role_name, role) = CHAT_ROLE.read(message, reader)?;
-    let content = reader.get(message, "", "content")?;
+/// A message's view, taking what detection's checks read of it (`read`)
+/// in place of reading it again.
+pub fn view<N: Node>(
+    message: &N,
+    mut read: ChecksRead<N>,
+    reader: &MessageReader,
+) -> Result<MessageView, InputError> {
+    let (role_name, role) = read.role(message, &CHAT_ROLE, reader)?;
+    let content = read.content(message, reader)?;
     let first = tag_candidate(&role_name, content.as_ref());
     // A tool message without content has no payload to clear: a placeholder
     // would add a field rather than replace one.
     let payload = match &content {
-        Some(content) => Some(content_milli(content, reader)?),
+        Some(content) => Some(content_milli(content, read.content_kind(content), reader)?),
         None => None,
     };
     let mut milli = payload.map_or(0, |(content_milli, _)| content_milli);
@@ -40,7 +46,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         milli += reader.milli(name);
     }
     let mut view = MessageView::empty(role);
-    milli += calls_milli(message, reader, &mut view.opens)?;
+    milli += calls_milli(message, read, reader, &mut view.opens)?;
     if role == Role::Tool {
         read_tool_answer(message, reader, &role_name, payload, &mut view)?;
     }
@@ -49,10 +55,14 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
     Ok(view)
 }
 
-/// The estimate of a message's `content`, and whether it already is the
-/// placeholder.
-fn content_milli<N: Node>(content: &N, reader: &MessageReader) -> Result<(u64, bool), InputError> {
-    match content.kind() {
+/// The estimate of a message's `content`, of the kind `kind`, and whether
+/// it already is the placeholder.
+fn content_milli<N: Node>(
+    content: &N,
+    kind: Kind,
+    reader: &MessageReader,
+) -> Result<(u64, bool), InputError> {
+    match kind {
         Kind::String => Ok(reader.payload(content)),
         Kind::Null => Ok((0, false)),
         Kind::Array => Ok((parts_milli(content, reader)?, false)),
@@ -79,12 +89,13 @@ fn refusal_milli<N: Node>(message: &N, reader: &MessageReader) -> Result<u64, In
 /// arguments), whose ids go to `opens`.
 fn calls_milli<N: Node>(
     message: &N,
+    mut read: ChecksRead<N>,
     reader: &MessageReader,
     opens: &mut Vec<String>,
 ) -> Result<u64, InputError> {
     let mut milli = 0;
     // Some servers answer `tool_calls: null` for a reply without calls.
-    let calls = reader.get(message, "", "tool_calls")?;
+    let calls = read.tool_calls(message, reader)?;
     let Some(calls) = calls.filter(|calls| calls.kind() != Kind::Null) else {
         return Ok(0);
     };

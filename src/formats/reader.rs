@@ -112,7 +112,31 @@ impl MessageReader<'_> {
         parent: &str,
         key: &str,
     ) -> Result<Option<N>, InputError> {
-        value.field(key).map_err(|thrown| {
+        self.got(value.field(key), parent, key)
+    }
+
+    /// `get`, or its answer from a read of the field made before (`read`,
+    /// as `Node::field` gave it).
+    pub fn get_or_read<N: Node>(
+        &self,
+        value: &N,
+        read: Option<Result<Option<N>, String>>,
+        parent: &str,
+        key: &str,
+    ) -> Result<Option<N>, InputError> {
+        match read {
+            Some(read) => self.got(read, parent, key),
+            None => self.get(value, parent, key),
+        }
+    }
+
+    fn got<N: Node>(
+        &self,
+        read: Result<Option<N>, String>,
+        parent: &str,
+        key: &str,
+    ) -> Result<Option<N>, InputError> {
+        read.map_err(|thrown| {
             let field = subfield(parent, key);
             InputError::type_error(format!("{} could not be read: {thrown}", self.path(&field)))
         })

@@ -294,6 +294,45 @@ test("copies take each own enumerable field once, as data, and leave non-enumera
   assert.deepEqual(Object.keys(pruned[3]), Object.keys({ ...history[3] }));
 });
 
+test("a message's role, content and tool calls are each read once: its reader takes what detection's checks read", () => {
+  const histories = {
+    "openai-chat": [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "out" },
+    ],
+    "ai-sdk": [
+      { role: "user", content: [{ type: "text", text: "hi" }] },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "f", input: {} }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "f", output: { type: "text", value: "out" } }] },
+    ],
+    anthropic: [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: [{ type: "tool_use", id: "c1", name: "f", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: "out" }] },
+    ],
+  };
+  for (const [format, history] of Object.entries(histories)) {
+    const reads = [];
+    // Every message but the first (whose content other steps read too)
+    // counts the reads of its fields.
+    const counted = history.map((message, index) => {
+      if (index === 0) return message;
+      const count = {};
+      reads.push(count);
+      const copy = {};
+      for (const [key, value] of Object.entries(message)) {
+        Object.defineProperty(copy, key, { enumerable: true, get: () => ((count[key] = (count[key] ?? 0) + 1), value) });
+      }
+      return copy;
+    });
+    assert.equal(kram.estimateTokens(counted), kram.estimateTokens(history), format);
+    for (const count of reads) {
+      for (const key of ["role", "content", "tool_calls"].filter((key) => key in count)) assert.equal(count[key], 1, `${format}: ${key}`);
+    }
+  }
+});
+
 test("a plain object and a class instance are copied through the same traps, in the same order", () => {
   const traps = (prototype) => {
     const log = [];
