@@ -199,6 +199,17 @@ impl<N: Node> ChecksRead<N> {
         self.content_kind.unwrap_or_else(|| content.kind())
     }
 
+    /// The message's `content` where it may only be a string, refused as
+    /// `MessageReader::string` refuses anything else.
+    pub fn string_content(
+        &mut self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<Option<N>, InputError> {
+        let content = self.content(message, reader)?;
+        reader.string_of(content, |content| self.content_kind(content), "", "content")
+    }
+
     /// The message's `tool_calls`.
     pub fn tool_calls(
         &mut self,

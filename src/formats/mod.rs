@@ -166,7 +166,8 @@ impl Format {
 
     /// `view`, given what detection's checks read of the message (`read`),
     /// which the format's reader takes in place of reads of its own where
-    /// it can (OpenAI Chat's, both AI SDK versions' and Anthropic's).
+    /// it can (OpenAI Chat's, both AI SDK versions', Anthropic's and
+    /// Ollama's).
     pub fn view_with<N: Node>(
         self,
         message: &N,
@@ -181,7 +182,7 @@ impl Format {
             Format::AiSdk4 => ai_sdk_4::view(message, read, reader),
             Format::Gemini => gemini::view(message, reader),
             Format::LangChain => langchain::view(message, reader),
-            Format::Ollama => ollama::view(message, reader),
+            Format::Ollama => ollama::view(message, read, reader),
             Format::AiSdkUi => ai_sdk_ui::view(message, reader),
         }
     }

@@ -19,7 +19,7 @@ use crate::formats::shared::{
     starts_with_tag, string_field, subfield, untagged, ATTACHMENT_MILLI, CHAT_RESULT_FIELD,
     CHAT_ROLE, LANGCHAIN_FIELDS,
 };
-use crate::formats::{Facts, MessageReader};
+use crate::formats::{ChecksRead, Facts, MessageReader};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Path, Replacement, Role, ToolResult};
 
@@ -81,11 +81,18 @@ pub fn ollama_calls_misfit<N: Node>(calls: &N) -> Option<String> {
     })
 }
 
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    let (role_name, role) = CHAT_ROLE.read(message, reader)?;
+/// A message's view. What detection's checks read of it (`read`: most
+/// often its role, content and tool calls, all a message has) is not
+/// read again.
+pub fn view<N: Node>(
+    message: &N,
+    mut read: ChecksRead<N>,
+    reader: &MessageReader,
+) -> Result<MessageView, InputError> {
+    let (role_name, role) = read.role(message, &CHAT_ROLE, reader)?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;
-    let content = reader.string(message, "", "content")?;
+    let content = read.string_content(message, reader)?;
     let mut payload = (0, false);
     if let Some(content) = &content {
         payload = reader.payload(content);
@@ -100,7 +107,7 @@ pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView,
         };
         milli += ATTACHMENT_MILLI * count as u64;
     }
-    if let Some(calls) = reader.get(message, "", "tool_calls")? {
+    if let Some(calls) = read.tool_calls(message, reader)? {
         milli += calls_milli(&calls, reader, &mut view)?;
     }
     if role == Role::Tool {

@@ -149,10 +149,25 @@ impl MessageReader<'_> {
         parent: &str,
         key: &str,
     ) -> Result<Option<N>, InputError> {
-        match self.get(value, parent, key)? {
+        let field = self.get(value, parent, key)?;
+        self.string_of(field, N::kind, parent, key)
+    }
+
+    /// `string`'s answer for the field read before (`field`), whose kind
+    /// `kind_of` says.
+    pub fn string_of<N: Node>(
+        &self,
+        field: Option<N>,
+        kind_of: impl FnOnce(&N) -> Kind,
+        parent: &str,
+        key: &str,
+    ) -> Result<Option<N>, InputError> {
+        match field {
+            Some(child) => match kind_of(&child) {
+                Kind::String => Ok(Some(child)),
+                kind => Err(self.type_error(&subfield(parent, key), "a string", kind)),
+            },
             None => Ok(None),
-            Some(child) if child.kind() == Kind::String => Ok(Some(child)),
-            Some(child) => Err(self.type_error(&subfield(parent, key), "a string", child.kind())),
         }
     }
 

@@ -311,6 +311,11 @@ test("a message's role, content and tool calls are each read once: its reader ta
       { role: "assistant", content: [{ type: "tool_use", id: "c1", name: "f", input: {} }] },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: "out" }] },
     ],
+    ollama: [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "", tool_calls: [{ function: { name: "f", arguments: {} } }] },
+      { role: "tool", content: "out", tool_name: "f" },
+    ],
   };
   for (const [format, history] of Object.entries(histories)) {
     const reads = [];
