@@ -130,6 +130,8 @@ impl MessageReader<'_> {
         }
     }
 
+    /// `get`'s answer for the read `read`: what it threw, in words, as an
+    /// error naming the field.
     fn got<N: Node>(
         &self,
         read: Result<Option<N>, String>,
