@@ -21,7 +21,7 @@ use crate::formats::shared::{
     string_field, subfield, tagged, text_block, text_milli, type_name, ATTACHMENT_MILLI,
     LANGCHAIN_FIELDS,
 };
-use crate::formats::{Facts, MessageReader, RoleRule};
+use crate::formats::{ChecksRead, Facts, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Replacement, Role, ToolResult};
 
@@ -97,8 +97,14 @@ fn is_tool_part(part_type: &str) -> bool {
 /// The role `view` reads first (see `Format::role`).
 pub const ROLE: RoleRule = RoleRule::one_of(ROLES, "");
 
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    let (role_name, role) = ROLE.read(message, reader)?;
+/// A message's view, its role taken from what detection's checks read of
+/// it (`read`) where they read it.
+pub fn view<N: Node>(
+    message: &N,
+    mut read: ChecksRead<N>,
+    reader: &MessageReader,
+) -> Result<MessageView, InputError> {
+    let (role_name, role) = read.role(message, &ROLE, reader)?;
     let parts_value = match reader.get(message, "", "parts")? {
         Some(value) if value.kind() == Kind::Array => value,
         other => {

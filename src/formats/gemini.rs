@@ -17,7 +17,7 @@ use crate::formats::shared::{
     starts_with_tag, string_field, subfield, tool_call_block, untagged, ATTACHMENT_MILLI,
     LANGCHAIN_FIELDS,
 };
-use crate::formats::{Facts, MessageReader, RoleRule};
+use crate::formats::{ChecksRead, Facts, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
 use crate::view::{MessageView, Replacement, Role, ToolResult};
 
@@ -61,13 +61,13 @@ pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
     if let Some(why) = foreign_field(message, &FOREIGN) {
         return Some(why);
     }
-    match message.field("role").ok().flatten() {
-        None => {}
-        Some(role) => match role.text() {
-            Some(role) if matches!(role.as_ref(), "user" | "model") => {}
-            Some(role) => return Some(role_misfit(&role)),
-            None => return Some("its `role`, which is not a string".to_string()),
-        },
+    // The role through the checks' shared read, which the view then
+    // takes; one that is no string is read again, to tell an absent one.
+    match facts.string_role() {
+        Ok("user" | "model") => {}
+        Ok(role) => return Some(role_misfit(role)),
+        Err(why) if has(message, "role") => return Some(why),
+        Err(_) => {}
     }
     let (parts, len) = match parts_array(message) {
         Ok(parts) => parts,
@@ -100,8 +100,14 @@ pub const ROLE: RoleRule = RoleRule {
     absent: Some(("user", Role::User)),
 };
 
-pub fn view<N: Node>(message: &N, reader: &MessageReader) -> Result<MessageView, InputError> {
-    let (role_name, mut role) = ROLE.read(message, reader)?;
+/// A content's view, its role taken from what detection's checks read of
+/// it (`read`) where they read it.
+pub fn view<N: Node>(
+    message: &N,
+    mut read: ChecksRead<N>,
+    reader: &MessageReader,
+) -> Result<MessageView, InputError> {
+    let (role_name, mut role) = read.role(message, &ROLE, reader)?;
     let parts_value = match reader.get(message, "", "parts")? {
         Some(value) if value.kind() == Kind::Array => value,
         other => {

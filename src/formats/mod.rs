@@ -166,8 +166,8 @@ impl Format {
 
     /// `view`, given what detection's checks read of the message (`read`),
     /// which the format's reader takes in place of reads of its own where
-    /// it can (OpenAI Chat's, both AI SDK versions', Anthropic's and
-    /// Ollama's).
+    /// it can (all but OpenAI Responses' and LangChain's, whose checks
+    /// read other fields).
     pub fn view_with<N: Node>(
         self,
         message: &N,
@@ -180,10 +180,10 @@ impl Format {
             Format::Anthropic => anthropic::view(message, read, reader),
             Format::OpenAiResponses => openai_responses::view(message, reader),
             Format::AiSdk4 => ai_sdk_4::view(message, read, reader),
-            Format::Gemini => gemini::view(message, reader),
+            Format::Gemini => gemini::view(message, read, reader),
             Format::LangChain => langchain::view(message, reader),
             Format::Ollama => ollama::view(message, read, reader),
-            Format::AiSdkUi => ai_sdk_ui::view(message, reader),
+            Format::AiSdkUi => ai_sdk_ui::view(message, read, reader),
         }
     }
 

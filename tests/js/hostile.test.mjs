@@ -295,6 +295,7 @@ test("copies take each own enumerable field once, as data, and leave non-enumera
 });
 
 test("a message's role, content and tool calls are each read once: its reader takes what detection's checks read", () => {
+  // (OpenAI Responses' and LangChain's checks read other fields.)
   const histories = {
     "openai-chat": [
       { role: "user", content: "hi" },
@@ -315,6 +316,15 @@ test("a message's role, content and tool calls are each read once: its reader ta
       { role: "user", content: "hi" },
       { role: "assistant", content: "", tool_calls: [{ function: { name: "f", arguments: {} } }] },
       { role: "tool", content: "out", tool_name: "f" },
+    ],
+    gemini: [
+      { role: "user", parts: [{ text: "hi" }] },
+      { role: "model", parts: [{ functionCall: { name: "f", args: {} } }] },
+      { role: "user", parts: [{ functionResponse: { name: "f", response: { output: "out" } } }] },
+    ],
+    "ai-sdk-ui": [
+      { id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] },
+      { id: "a1", role: "assistant", parts: [{ type: "tool-f", toolCallId: "c1", state: "output-available", input: {}, output: "out" }] },
     ],
   };
   for (const [format, history] of Object.entries(histories)) {
