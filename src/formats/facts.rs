@@ -4,8 +4,8 @@
 //! each check reading the role, the content and the chat fields for itself,
 //! a plain message cost 63 calls into JS where reading it as one format
 //! costs 17; through one shared read it costs 23. Detection keeps each
-//! message's reads, and its format's reader takes them (`ChecksRead`), so
-//! the role, the content and the tool calls are read once in all.
+//! message's reads, and its format's reader takes those it would make again
+//! (`ChecksRead`): the role, the content and the tool calls.
 
 use std::cell::OnceCell;
 
