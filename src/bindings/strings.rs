@@ -220,13 +220,19 @@ impl ManyTexts {
         if end & NOT_TEXT != 0 {
             return None;
         }
-        let start = match nth {
-            0 => 0,
-            _ => self.ends[nth - 1] & !NOT_TEXT,
-        };
-        let bytes = self.bytes.get(start as usize..end as usize)?;
+        let bytes = self
+            .bytes
+            .get(self.end_of_first(nth) as usize..end as usize)?;
         // SAFETY: encodeInto, or the loop over ASCII, wrote UTF-8 there.
         Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    }
+
+    /// Where the first `n` strings read end in `bytes` (0 for none).
+    fn end_of_first(&self, n: usize) -> u32 {
+        match n {
+            0 => 0,
+            n => self.ends[n - 1] & !NOT_TEXT,
+        }
     }
 
     /// Reads the strings from `from` on; none when reading them threw.
@@ -250,10 +256,7 @@ impl ManyTexts {
             match result {
                 count if count >= 0.0 => {
                     self.count = (count as usize).min(WINDOW);
-                    let used = match self.count {
-                        0 => 0,
-                        n => self.ends[n - 1] & !NOT_TEXT,
-                    };
+                    let used = self.end_of_first(self.count);
                     // SAFETY: kram_encode_many wrote `used` bytes there.
                     unsafe { self.bytes.set_len(used as usize) };
                     return;

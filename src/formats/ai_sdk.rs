@@ -129,9 +129,7 @@ pub fn view_with<N: Node>(
 ) -> Result<MessageView, InputError> {
     let (role_name, role) = read.role(message, &ROLE, reader)?;
     let content = read.content(message, reader)?;
-    let kind = content
-        .as_ref()
-        .map_or(Kind::Undefined, |c| read.content_kind(c));
+    let kind = read.content_kind(content.as_ref());
     let mut view = MessageView::empty(role);
     let mut milli = 0;
     match &content {

@@ -89,9 +89,7 @@ pub fn view<N: Node>(
 ) -> Result<MessageView, InputError> {
     let (role_name, mut role) = read.role(message, &ROLE, reader)?;
     let content = read.content(message, reader)?;
-    let kind = content
-        .as_ref()
-        .map_or(Kind::Undefined, |c| read.content_kind(c));
+    let kind = read.content_kind(content.as_ref());
     let mut milli = 0;
     let mut opens = Vec::new();
     let mut answers = Vec::new();

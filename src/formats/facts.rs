@@ -196,9 +196,12 @@ impl<N: Node> ChecksRead<N> {
         reader.get_or_read(message, self.content.take(), "", "content")
     }
 
-    /// The kind of `content`, the message's.
-    pub fn content_kind(&self, content: &N) -> Kind {
-        self.content_kind.unwrap_or_else(|| content.kind())
+    /// The kind of `content`, the message's (`Undefined` when it has none).
+    pub fn content_kind(&self, content: Option<&N>) -> Kind {
+        match content {
+            Some(content) => self.content_kind.unwrap_or_else(|| content.kind()),
+            None => Kind::Undefined,
+        }
     }
 
     /// The message's `content` where it may only be a string, refused as
@@ -209,7 +212,12 @@ impl<N: Node> ChecksRead<N> {
         reader: &MessageReader,
     ) -> Result<Option<N>, InputError> {
         let content = self.content(message, reader)?;
-        reader.string_of(content, |content| self.content_kind(content), "", "content")
+        reader.string_of(
+            content,
+            |content| self.content_kind(Some(content)),
+            "",
+            "content",
+        )
     }
 
     /// The message's `tool_calls`.

@@ -32,11 +32,12 @@ pub fn view<N: Node>(
 ) -> Result<MessageView, InputError> {
     let (role_name, role) = read.role(message, &CHAT_ROLE, reader)?;
     let content = read.content(message, reader)?;
+    let kind = read.content_kind(content.as_ref());
     let first = tag_candidate(&role_name, content.as_ref());
     // A tool message without content has no payload to clear: a placeholder
     // would add a field rather than replace one.
     let payload = match &content {
-        Some(content) => Some(content_milli(content, read.content_kind(content), reader)?),
+        Some(content) => Some(content_milli(content, kind, reader)?),
         None => None,
     };
     let mut milli = payload.map_or(0, |(content_milli, _)| content_milli);
