@@ -195,7 +195,7 @@ pub fn milli_to_tokens(milli: u64) -> u64 {
 }
 
 mod blocks;
-mod bytes;
+pub(crate) mod bytes;
 mod classes;
 pub mod json;
 mod scan;

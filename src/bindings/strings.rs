@@ -6,6 +6,7 @@
 
 use std::cell::RefCell;
 
+use crate::estimate::bytes::first_non_ascii;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
@@ -139,10 +140,12 @@ pub fn estimate_text(text: &str, same_as: &str) -> (u64, bool) {
 /// could differ. (Looked for as its three bytes: `str::contains` of a char
 /// cost 5 KB of the gzipped module.)
 pub fn is_string_of(value: &JsValue, text: &str) -> bool {
-    let replaced = text
-        .as_bytes()
-        .windows(3)
-        .any(|bytes| bytes == [0xEF, 0xBF, 0xBD]);
+    // U+FFFD is not ASCII: the look starts at the first byte that is not,
+    // found many bytes at a time, and an ASCII text needs none.
+    let bytes = text.as_bytes();
+    let replaced = first_non_ascii(bytes).is_some_and(|at| {
+        (bytes.get(at..).unwrap_or_default().windows(3)).any(|bytes| bytes == [0xEF, 0xBF, 0xBD])
+    });
     !replaced && with_text(value, |own| own == text).unwrap_or(false)
 }
 

@@ -500,6 +500,9 @@ test("lone UTF-16 surrogates: counted, and a placeholder comes back exactly as g
   const pruned = kram.pruneForModel(session(), { ...CLEAR_ALL, placeholder: "\uDBFF cleared" });
   assert.equal(pruned[3].content, "\uDBFF cleared");
   assert.equal(kram.describeMessages(history).messages[0].blocks[0].text, "\uFFFD half \uFFFD", "described as UTF-8 reads it");
+  // Past a long ASCII start, and after another text that is not ASCII.
+  const late = `${"a".repeat(100)}é ${"b".repeat(70)}\uDC00`;
+  assert.equal(kram.describeMessages([{ role: "user", content: late }]).messages[0].blocks[0].text, late.replace("\uDC00", "\uFFFD"));
 });
 
 test("a getter that runs another history function, which grows the module's memory, loses no answer", () => {
