@@ -6,8 +6,9 @@
 
 use std::cell::RefCell;
 
-use crate::estimate::bytes::first_non_ascii;
 use wasm_bindgen::prelude::*;
+
+use crate::estimate::bytes::first_non_ascii;
 
 #[wasm_bindgen(inline_js = r#"
 const encoder = new TextEncoder();
@@ -144,7 +145,8 @@ pub fn is_string_of(value: &JsValue, text: &str) -> bool {
     // found many bytes at a time, and an ASCII text needs none.
     let bytes = text.as_bytes();
     let replaced = first_non_ascii(bytes).is_some_and(|at| {
-        (bytes.get(at..).unwrap_or_default().windows(3)).any(|bytes| bytes == [0xEF, 0xBF, 0xBD])
+        let rest = bytes.get(at..).unwrap_or_default();
+        rest.windows(3).any(|three| three == [0xEF, 0xBF, 0xBD])
     });
     !replaced && with_text(value, |own| own == text).unwrap_or(false)
 }
