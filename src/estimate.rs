@@ -55,7 +55,9 @@ pub const ATTACHMENT_TOKENS: u64 = 1_000;
 const MILLI: u64 = 1_000;
 
 /// What each piece costs, in thousandths of a token. One set is used,
-/// `COSTS`; the type exists so that the tuning against the corpus can vary it.
+/// `COSTS`. The general scan takes costs as a value, so that a tuning against
+/// the corpus can vary them; the 64-byte block pass prices with `COSTS`
+/// itself (`blocks`), where the constants fold into its instructions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Costs {
     pub word: u64,
@@ -129,23 +131,18 @@ pub const COSTS: Costs = Costs {
 };
 
 /// The estimate of one text, in thousandths of a token.
-pub fn text_milli_tokens(text: &str) -> u64 {
-    text_milli_tokens_with(text, &COSTS)
-}
-
-/// The estimate of one text under `costs` (other costs are for tuning them).
 ///
 /// The text is cut after its runs of line breaks, where the rule starts
 /// afresh: the ASCII stretches go through `blocks`, 64 bytes at a time,
 /// each line with other characters through `scan`. Both follow the same
 /// rule, so the sum is `scan` of the whole text.
-pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
+pub fn text_milli_tokens(text: &str) -> u64 {
     let bytes = text.as_bytes();
     let mut total = 0;
     let mut at = 0;
     while at < bytes.len() {
         let Some(other) = bytes::first_non_ascii(&bytes[at..]) else {
-            return total + blocks::scan(&bytes[at..], costs);
+            return total + blocks::scan(&bytes[at..]);
         };
         let other = at + other;
         // The line of that character starts after the line break before it.
@@ -153,7 +150,7 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
             .iter()
             .rposition(|&b| matches!(b, b'\n' | b'\r'))
             .map_or(at, |i| at + i + 1);
-        total += blocks::scan(&bytes[at..line], costs);
+        total += blocks::scan(&bytes[at..line]);
         // It ends after the run of line breaks that follows it.
         let mut end = bytes[other..]
             .iter()
@@ -166,7 +163,7 @@ pub fn text_milli_tokens_with(text: &str, costs: &Costs) -> u64 {
             }
             i += 1;
         }
-        total += scan(text.get(line..end).unwrap_or_default(), costs);
+        total += scan(text.get(line..end).unwrap_or_default(), &COSTS);
         at = end;
     }
     total
