@@ -12,7 +12,7 @@ use std::cell::OnceCell;
 use crate::error::InputError;
 use crate::formats::ollama::{self, OLLAMA_FIELDS};
 use crate::formats::shared::{
-    foreign_field, has, joined, part_formats, string_field, type_name, FormatSet, LANGCHAIN_FIELDS,
+    foreign_field, has, joined, part_formats, type_name, FormatSet, LANGCHAIN_FIELDS,
 };
 use crate::formats::{Format, MessageReader, RoleRule};
 use crate::node::{Kind, Node};
@@ -21,7 +21,7 @@ use crate::view::Role;
 /// A message and what the checks have read of it so far.
 pub struct Facts<'m, N> {
     pub message: &'m N,
-    role: OnceCell<Option<String>>,
+    role: OnceCell<RoleRead>,
     untyped: OnceCell<Option<String>>,
     /// What reading `content` gave (`Err`: what it threw).
     content: OnceCell<Result<Option<N>, String>>,
@@ -30,6 +30,17 @@ pub struct Facts<'m, N> {
     part_formats: OnceCell<Vec<FormatSet>>,
     tool_calls: OnceCell<Result<Option<N>, String>>,
     has_tool_call_id: OnceCell<bool>,
+}
+
+/// What reading a message's `role` gave.
+enum RoleRead {
+    /// None: absent or undefined.
+    Absent,
+    Text(String),
+    /// A value that is no string.
+    NotText,
+    /// What it threw is left for the reader to read again and report.
+    Threw,
 }
 
 /// What no message of a format read by its role alone has (`untyped_role`):
@@ -52,10 +63,26 @@ impl<'m, N: Node> Facts<'m, N> {
 
     /// The message's `role` when it is a string, or why not.
     pub fn string_role(&self) -> Result<&str, String> {
-        self.role
-            .get_or_init(|| string_field(self.message, "role"))
-            .as_deref()
-            .ok_or_else(|| "its `role`, which is not a string".to_string())
+        match self.role_read() {
+            RoleRead::Text(role) => Ok(role),
+            _ => Err("its `role`, which is not a string".to_string()),
+        }
+    }
+
+    /// Whether the message has a `role` that is no string (one whose read
+    /// threw counts as absent, as `has` counts it).
+    pub fn role_not_text(&self) -> bool {
+        matches!(self.role_read(), RoleRead::NotText)
+    }
+
+    fn role_read(&self) -> &RoleRead {
+        self.role.get_or_init(|| match self.message.field("role") {
+            Ok(None) => RoleRead::Absent,
+            Ok(Some(role)) => role
+                .text()
+                .map_or(RoleRead::NotText, |role| RoleRead::Text(role.into_owned())),
+            Err(_) => RoleRead::Threw,
+        })
     }
 
     /// The message's role when it has no `type` field (an item or a
@@ -96,11 +123,15 @@ impl<'m, N: Node> Facts<'m, N> {
     /// What the checks' reads of `role`, `content` (and its kind) and
     /// `tool_calls` gave, taken for the format's reader to use in place of
     /// reads of its own (each read is a call into JS). A `role` that was no
-    /// string is not kept: the reader reads it again, to say what is wrong
-    /// with it.
+    /// string, or whose read threw, is not kept: the reader reads it again,
+    /// to say what is wrong with it.
     pub fn take_read(&mut self) -> ChecksRead<N> {
         ChecksRead {
-            role: self.role.take().flatten(),
+            role: match self.role.take() {
+                Some(RoleRead::Text(role)) => Some(Some(role)),
+                Some(RoleRead::Absent) => Some(None),
+                _ => None,
+            },
             content: self.content.take(),
             content_kind: self.content_kind.get().copied(),
             tool_calls: self.tool_calls.take(),
@@ -156,7 +187,8 @@ impl<'m, N: Node> Facts<'m, N> {
 /// it, and read by the reader where they did not, the reader's errors the
 /// same either way.
 pub struct ChecksRead<N> {
-    role: Option<String>,
+    /// The `role` string, or `Some(None)` for none.
+    role: Option<Option<String>>,
     content: Option<Result<Option<N>, String>>,
     content_kind: Option<Kind>,
     tool_calls: Option<Result<Option<N>, String>>,
@@ -173,8 +205,8 @@ impl<N: Node> ChecksRead<N> {
         }
     }
 
-    /// The message's role by `rule`. (The checks keep a role only of a
-    /// message object, and only when it is a string.)
+    /// The message's role by `rule`. (The checks read the role only of a
+    /// message object, and keep it only when it is a string or absent.)
     pub fn role(
         &mut self,
         message: &N,
@@ -182,7 +214,8 @@ impl<N: Node> ChecksRead<N> {
         reader: &MessageReader,
     ) -> Result<(String, Role), InputError> {
         match self.role.take() {
-            Some(name) => rule.named(name, reader),
+            Some(Some(name)) => rule.named(name, reader),
+            Some(None) => rule.without_role(message, reader),
             None => rule.read(message, reader),
         }
     }

@@ -62,11 +62,11 @@ pub fn misfit<N: Node>(facts: &Facts<N>) -> Option<String> {
         return Some(why);
     }
     // The role through the checks' shared read, which the view then
-    // takes; one that is no string is read again, to tell an absent one.
+    // takes. An absent one is the API's default, user.
     match facts.string_role() {
         Ok("user" | "model") => {}
         Ok(role) => return Some(role_misfit(role)),
-        Err(why) if has(message, "role") => return Some(why),
+        Err(why) if facts.role_not_text() => return Some(why),
         Err(_) => {}
     }
     let (parts, len) = match parts_array(message) {

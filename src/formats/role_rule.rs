@@ -55,6 +55,19 @@ impl RoleRule {
         self.named(name, reader)
     }
 
+    /// The role of a message object with no `role`: the rule's default
+    /// where it has one, else what its read of the message says.
+    pub fn without_role<N: Node>(
+        &self,
+        message: &N,
+        reader: &MessageReader,
+    ) -> Result<(String, Role), InputError> {
+        match self.absent {
+            Some((absent, role)) => Ok((absent.to_string(), role)),
+            None => self.read(message, reader),
+        }
+    }
+
     /// The role a message's `role` string names, or why the rule refuses it.
     pub fn named(
         &self,

@@ -346,6 +346,17 @@ test("a message's role, content and tool calls are each read once: its reader ta
       for (const key of ["role", "content", "tool_calls"].filter((key) => key in count)) assert.equal(count[key], 1, `${format}: ${key}`);
     }
   }
+  // A Gemini content with no role (the API's default, user): the absent
+  // field is read once too.
+  let roleReads = 0;
+  const roleless = new Proxy({ parts: [{ text: "more" }] }, {
+    get: (target, key, receiver) => (key === "role" && roleReads++, Reflect.get(target, key, receiver)),
+  });
+  const gemini = [histories.gemini[0], roleless, { role: "model", parts: [{ text: "ok" }] }];
+  assert.equal(kram.describeMessages(gemini).messages[1].role, "user");
+  roleReads = 0;
+  assert.equal(kram.estimateTokens(gemini), kram.estimateTokens([histories.gemini[0], { parts: [{ text: "more" }] }, gemini[2]]));
+  assert.equal(roleReads, 1, "gemini: an absent role");
 });
 
 test("a plain object and a class instance are copied through the same traps, in the same order", () => {
