@@ -666,12 +666,23 @@ fn read<N: Node>(
         {
             Some(view) => view,
             None => {
-                let read = index
-                    .checked_sub(checked_from)
-                    .and_then(|at| checked.get_mut(at))
-                    .map_or_else(ChecksRead::none, Facts::take_read);
+                // A named format's checks, which no detection ran, run
+                // before its view, so that the view takes what they read
+                // (of a message object, as detection's are), and its errors
+                // still come first.
+                let mut forced_facts = forced.map(|_| Facts::new(message));
+                let fits_forced = (forced_facts.as_ref())
+                    .is_none_or(|facts| fits(&mut recall, index, format, facts));
+                let read = match forced_facts.as_mut() {
+                    Some(facts) if message.kind() == Kind::Object => facts.take_read(),
+                    Some(_) => ChecksRead::none(),
+                    None => index
+                        .checked_sub(checked_from)
+                        .and_then(|at| checked.get_mut(at))
+                        .map_or_else(ChecksRead::none, Facts::take_read),
+                };
                 let view = format.view_with(message, read, &reader(index))?;
-                if forced.is_some() && !fits(&mut recall, index, format, &Facts::new(message)) {
+                if !fits_forced {
                     let why = format.misfit(message).unwrap_or_default();
                     return Err(InputError::type_error(format!(
                         "{} is not a message of the format \"{}\" that options.format names ({why} does not fit it)",

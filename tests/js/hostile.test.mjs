@@ -294,7 +294,7 @@ test("copies take each own enumerable field once, as data, and leave non-enumera
   assert.deepEqual(Object.keys(pruned[3]), Object.keys({ ...history[3] }));
 });
 
-test("a message's role, content and tool calls are each read once: its reader takes what detection's checks read", () => {
+test("a message's role, content and tool calls are each read once: its reader takes what the format's checks read", () => {
   // (OpenAI Responses' and LangChain's checks read other fields.)
   const histories = {
     "openai-chat": [
@@ -327,23 +327,29 @@ test("a message's role, content and tool calls are each read once: its reader ta
       { id: "a1", role: "assistant", parts: [{ type: "tool-f", toolCallId: "c1", state: "output-available", input: {}, output: "out" }] },
     ],
   };
+  // Found by detection, and named by options.format (whose checks run
+  // before its reader, in place of detection's).
   for (const [format, history] of Object.entries(histories)) {
-    const reads = [];
-    // Every message but the first (whose content other steps read too)
-    // counts the reads of its fields.
-    const counted = history.map((message, index) => {
-      if (index === 0) return message;
-      const count = {};
-      reads.push(count);
-      const copy = {};
-      for (const [key, value] of Object.entries(message)) {
-        Object.defineProperty(copy, key, { enumerable: true, get: () => ((count[key] = (count[key] ?? 0) + 1), value) });
+    for (const options of [undefined, { format }]) {
+      const reads = [];
+      // Every message but the first (whose content other steps read too)
+      // counts the reads of its fields.
+      const counted = history.map((message, index) => {
+        if (index === 0) return message;
+        const count = {};
+        reads.push(count);
+        const copy = {};
+        for (const [key, value] of Object.entries(message)) {
+          Object.defineProperty(copy, key, { enumerable: true, get: () => ((count[key] = (count[key] ?? 0) + 1), value) });
+        }
+        return copy;
+      });
+      assert.equal(kram.estimateTokens(counted, options), kram.estimateTokens(history), format);
+      for (const count of reads) {
+        for (const key of ["role", "content", "tool_calls"].filter((key) => key in count)) {
+          assert.equal(count[key], 1, `${format}${options ? ", named" : ""}: ${key}`);
+        }
       }
-      return copy;
-    });
-    assert.equal(kram.estimateTokens(counted), kram.estimateTokens(history), format);
-    for (const count of reads) {
-      for (const key of ["role", "content", "tool_calls"].filter((key) => key in count)) assert.equal(count[key], 1, `${format}: ${key}`);
     }
   }
   // A Gemini content with no role (the API's default, user): the absent
