@@ -668,11 +668,13 @@ fn read<N: Node>(
             None => {
                 // A named format's checks, which no detection ran, run
                 // before its view, so that the view takes what they read
-                // (of a message object, as detection's are), and its errors
-                // still come first.
+                // (of a message object, as it takes detection's); the
+                // view's errors are still reported before a misfit.
                 let mut forced_facts = forced.map(|_| Facts::new(message));
-                let fits_forced = (forced_facts.as_ref())
-                    .is_none_or(|facts| fits(&mut recall, index, format, facts));
+                let fits_forced = match &forced_facts {
+                    Some(facts) => fits(&mut recall, index, format, facts),
+                    None => true,
+                };
                 let read = match forced_facts.as_mut() {
                     Some(facts) if message.kind() == Kind::Object => facts.take_read(),
                     Some(_) => ChecksRead::none(),
