@@ -105,13 +105,7 @@ pub fn view<N: Node>(
     reader: &MessageReader,
 ) -> Result<MessageView, InputError> {
     let (role_name, role) = read.role(message, &ROLE, reader)?;
-    let parts_value = match reader.get(message, "", "parts")? {
-        Some(value) if value.kind() == Kind::Array => value,
-        other => {
-            let got = other.as_ref().map_or(Kind::Undefined, Node::kind);
-            return Err(reader.type_error("parts", "an array of parts", got));
-        }
-    };
+    let parts_value = reader.required_array(message, "", "parts", "an array of parts")?;
     let mut view = MessageView::empty(role);
     let mut milli = 0;
     // `convertToModelMessages` makes a model message of each step of an

@@ -204,6 +204,24 @@ impl MessageReader<'_> {
         }
     }
 
+    /// An array field that must be there; `expected` says what it holds
+    /// ("an array of parts").
+    pub fn required_array<N: Node>(
+        &self,
+        value: &N,
+        parent: &str,
+        key: &str,
+        expected: &str,
+    ) -> Result<N, InputError> {
+        match self.get(value, parent, key)? {
+            Some(array) if array.kind() == Kind::Array => Ok(array),
+            other => {
+                let got = other.as_ref().map_or(Kind::Undefined, Node::kind);
+                Err(self.type_error(&subfield(parent, key), expected, got))
+            }
+        }
+    }
+
     /// A string field that must be there.
     pub fn required_string<N: Node>(
         &self,
